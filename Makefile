@@ -1,0 +1,39 @@
+# signin-spec: `make verify` checks the models, `make test` runs the tests.
+# Both install what they need on a fresh Debian machine (libz3-dev through apt-get).
+
+SWIFT ?= swift
+BUILD_FLAGS ?= -c release
+BIN = .build/release/signin-spec
+JUNIT ?= .build/verify.junit.xml
+
+.PHONY: verify test bench build deps clean
+
+## Install Debian's Z3 (C API) when pkg-config cannot find it.
+deps:
+	@if ! pkg-config --exists z3 2>/dev/null; then \
+	  echo "installing libz3-dev (pkg-config found no z3)"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libz3-dev pkg-config) >/dev/null \
+	    || { echo "error: could not install libz3-dev; install it with apt-get" >&2; exit 1; }; \
+	fi
+
+build: deps
+	$(SWIFT) build $(BUILD_FLAGS) --product signin-spec
+
+## Check every model in models/ and write a JUnit report for CI.
+verify: build
+	$(BIN) verify --junit $(JUNIT)
+
+## Unit, model and command-line tests (Swift Testing).
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## Benchmarks: explicit-engine time and states per second on each shipped model.
+bench: build
+	@for m in models/*.yaml; do \
+	  /usr/bin/time -f "$$m: %e s wall, %M KiB max RSS" $(BIN) verify "$$m" --format json > /dev/null || true; \
+	done
+	$(BIN) verify --format text | grep -E "^[a-z].*\(|explicit search"
+
+clean:
+	rm -rf .build

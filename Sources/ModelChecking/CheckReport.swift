@@ -1,0 +1,39 @@
+import SignInModel
+
+/// The verdict on one invariant of one model.
+public enum Verdict: Sendable, Equatable {
+  case holds
+  /// Holds, but only because what it talks about never happens (reported as a failure).
+  case vacuous(reason: String)
+  case violated(Counterexample)
+
+  public var passed: Bool { if case .holds = self { return true } else { return false } }
+}
+
+/// An invariant with its verdict.
+public struct InvariantResult: Sendable {
+  public let invariant: Invariant
+  public let verdict: Verdict
+}
+
+/// Sizes and time of one explicit check.
+public struct CheckStatistics: Sendable, Equatable {
+  /// Configuration classes explored (partial assignments under which the flow reads no other variable).
+  public var configurationClasses = 0
+  /// Concrete configurations they cover (constraints included).
+  public var configurations: Double = 0
+  /// Classes excluded because a constraint is false.
+  public var excludedClasses = 0
+  public var states = 0
+  public var transitions = 0
+  public var seconds = 0.0
+}
+
+/// Everything the explicit checker found on one model.
+public struct CheckReport: Sendable {
+  public let model: SignInModel
+  public let statistics: CheckStatistics
+  public let results: [InvariantResult]
+
+  public var allHold: Bool { results.allSatisfy { $0.verdict.passed } }
+}

@@ -1,0 +1,43 @@
+/// One configuration variable's value in a counterexample; `nil` means any value
+/// (the flow never reads it, so every value behaves the same).
+public struct Assignment: Sendable, Codable, Equatable {
+  public let variable: String
+  public let value: String?
+}
+
+/// One call in a counterexample trace and what it produced.
+public struct TraceStep: Sendable, Codable, Equatable {
+  /// `signIn` or `confirmSignIn`.
+  public let call: String
+  /// The response class the user or the server produced.
+  public let response: String
+  /// The step the flow was on before the call (model id).
+  public let stepBefore: String
+  /// What the call produced.
+  public let outcome: TraceOutcome
+  /// Flow variables the call changed, as "name": "old -> new".
+  public let changes: [String: String]
+  /// Lines of the model rules that decided the outcome (step rule, then route rules).
+  public let ruleLines: [Int]
+}
+
+/// The result of one call: a step, a retryable error on the same step, or a restart.
+public enum TraceOutcome: Sendable, Codable, Equatable {
+  case step(String)
+  case error(String, stays: String)
+  case restart(String)
+}
+
+/// A concrete, shortest path that breaks an invariant.
+public struct Counterexample: Sendable, Codable, Equatable {
+  public let invariant: Invariant
+  /// What exactly goes wrong, in one sentence.
+  public let message: String
+  public let configuration: [Assignment]
+  public let steps: [TraceStep]
+  /// For a cycle: the index in `steps` where the repeating part begins.
+  public let loopStartsAt: Int?
+
+  /// Number of calls in the trace.
+  public var length: Int { steps.count }
+}

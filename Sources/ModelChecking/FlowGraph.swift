@@ -1,0 +1,342 @@
+import SignInModel
+
+/// The reachable flow graph of one configuration class, explored breadth-first, with
+/// every per-state and per-transition invariant checked on the way.
+///
+/// A configuration class is a partial assignment of configuration variables under which
+/// the whole exploration never reads an unassigned one; `explore` throws
+/// `UnassignedVariable` otherwise, and the checker forks on that variable.
+struct FlowGraph {
+  struct NodeKey: Hashable {
+    var step: Int  // -1 for a restart
+    var reason: String
+    var flow: [Int]
+  }
+
+  struct Edge {
+    var from: Int
+    var to: Int
+    var response: Int
+    var outcome: Outcome
+    var ruleLines: [Int]
+  }
+
+  let model: SignInModel
+  let configuration: [Int]  // configuration part, `unassigned` where free
+  private(set) var keys: [NodeKey] = []
+  private(set) var depth: [Int] = []
+  private(set) var parentEdge: [Int] = []
+  private(set) var outEdges: [[Int]] = []
+  private(set) var edges: [Edge] = []
+  private var index: [NodeKey: Int] = [:]
+
+  /// The first (so shortest) violation found per invariant.
+  private(set) var violations: [Invariant: Counterexample] = [:]
+  private(set) var stepsReached: Set<Int> = []
+  private(set) var witnessedFailAuthentication = false
+  private(set) var witnessedOffer = false
+  private(set) var witnessedRequiredMFA = false
+  private(set) var doneReached = false
+
+  init(model: SignInModel, configuration: [Int]) {
+    self.model = model
+    self.configuration = configuration
+  }
+
+  private var flowStart: Int { model.flowIndices.lowerBound }
+
+  private func valuation(of node: Int) -> [Int] { configuration + keys[node].flow }
+
+  @discardableResult
+  private mutating func node(_ key: NodeKey, parent: Int, edge: Int) -> (Int, Bool) {
+    if let existing = index[key] { return (existing, false) }
+    let id = keys.count
+    keys.append(key)
+    depth.append(parent < 0 ? 0 : depth[parent] + 1)
+    parentEdge.append(edge)
+    outEdges.append([])
+    index[key] = id
+    return (id, true)
+  }
+
+  /// Explores every state reachable from `signIn` under this configuration class.
+  mutating func explore() throws(UnassignedVariable) {
+    let initialFlow = model.flowIndices.map { model.variables[$0].initial }
+    node(NodeKey(step: 0, reason: "", flow: initialFlow), parent: -1, edge: -1)
+    var cursor = 0
+    while cursor < keys.count {
+      let current = cursor
+      cursor += 1
+      let key = keys[current]
+      guard key.step >= 0 else { continue }
+      let step = model.steps[key.step]
+      stepsReached.insert(key.step)
+      if step.isSignedIn != (step.kind == .signedIn) {
+        record(.isSignedInIffDone, atNode: current,
+               "step '\(step.id)' reports isSignedIn = \(step.isSignedIn) but \(step.kind == .signedIn ? "is" : "is not") the done step")
+      }
+      if step.isTerminal {
+        if step.kind == .signedIn { doneReached = true }
+        continue
+      }
+      let values = valuation(of: current)
+      if let offers = step.offers { try checkOffers(offers, step: step, node: current, values: values) }
+
+      for stepResponse in step.responses {
+        let responseName = model.responses[stepResponse.response].name
+        var ambiguities: [Ambiguity] = []
+        let resolutions = try model.resolve(
+          stepResponse.rules, place: "response '\(responseName)' at step '\(step.id)'", valuation: values,
+          ambiguities: &ambiguities)
+        if let first = ambiguities.first {
+          let what = first.matchingLines.isEmpty
+            ? "no rule matches" : "rules at lines \(first.matchingLines.map(String.init).joined(separator: ", ")) all match"
+          record(.deterministic, atNode: current, "\(first.place): \(what)")
+        }
+        for resolution in resolutions {
+          try add(resolution, from: current, response: stepResponse.response, values: values)
+        }
+      }
+      if outEdges[current].isEmpty {
+        record(.terminates, atNode: current, "dead end: no response leads anywhere from step '\(step.id)'")
+      }
+    }
+    findCycle()
+  }
+
+  private mutating func checkOffers(_ offers: Offers, step: Step, node: Int, values: [Int]) throws(UnassignedVariable) {
+    witnessedOffer = true
+    let set = model.optionSets[offers.optionSet]
+    var offered: [String] = []
+    for (option, when) in offers.conditions where try when.holds(values) {
+      offered.append(set.options[option].name)
+      if try !set.options[option].usable.holds(values) {
+        record(.offersAreUsable, atNode: node,
+               "step '\(step.id)' offers \(set.options[option].name), which this user cannot use (\(set.options[option].text) is false)")
+      }
+    }
+    if offered.isEmpty {
+      record(.offersAreUsable, atNode: node, "step '\(step.id)' offers an empty list of \(set.name) options")
+    }
+  }
+
+  private mutating func add(_ resolution: Resolution, from: Int, response: Int, values: [Int]) throws(UnassignedVariable) {
+    let step = model.steps[keys[from].step]
+    var flow = Array(resolution.valuation[flowStart...])
+    for (offset, value) in flow.enumerated() where !model.variables[flowStart + offset].domain.contains(value) {
+      let variable = model.variables[flowStart + offset]
+      let edge = appendEdge(from: from, to: from, response: response, resolution: resolution)
+      record(.staysInDomain, atEdge: edge,
+             "'\(variable.name)' is set to \(value), outside its domain \(variable.domain.spelling)")
+      flow[offset] = values[flowStart + offset]
+      return
+    }
+    let key: NodeKey
+    switch resolution.outcome {
+    case .step(let s): key = NodeKey(step: s, reason: "", flow: flow)
+    case .error: key = NodeKey(step: keys[from].step, reason: "", flow: flow)
+    case .restart(let reason): key = NodeKey(step: -1, reason: reason, flow: [])
+    case .route: return  // resolved away by `resolve`
+    }
+    let edge = appendEdge(from: from, to: -1, response: response, resolution: resolution)
+    let (target, _) = node(key, parent: from, edge: edge)
+    edges[edge].to = target
+    outEdges[from].append(edge)
+
+    let authFailedBefore = values[model.builtins.authFailed] != 0
+    if resolution.failsAuthentication { witnessedFailAuthentication = true }
+    if authFailedBefore || resolution.failsAuthentication, case .step(let s) = resolution.outcome {
+      record(.failAuthenticationRestarts, atEdge: edge,
+             "the define trigger failed authentication, yet the flow goes on to step '\(model.steps[s].id)' without a new signIn")
+    }
+    if case .step(let s) = resolution.outcome, model.steps[s].kind == .signedIn {
+      let after = resolution.valuation
+      if after[model.builtins.firstFactorVerified] == 0 {
+        record(.noFactorSkipped, atEdge: edge, "reached '\(model.steps[s].id)' without verifying a first factor")
+      } else if let required = model.mfaRequired, try required.holds(after) {
+        witnessedRequiredMFA = true
+        if after[model.builtins.mfaVerified] == 0 {
+          record(.noFactorSkipped, atEdge: edge,
+                 "reached '\(model.steps[s].id)' without an MFA factor although mfaRequired holds")
+        }
+      }
+    }
+    _ = step
+  }
+
+  private mutating func appendEdge(from: Int, to: Int, response: Int, resolution: Resolution) -> Int {
+    edges.append(Edge(from: from, to: to, response: response, outcome: resolution.outcome, ruleLines: resolution.ruleLines))
+    return edges.count - 1
+  }
+
+  // MARK: - Cycles
+
+  /// Finds the cycle among non-terminal states with the shortest prefix, then the
+  /// shortest loop through its entry, and records it as a `terminates` violation.
+  private mutating func findCycle() {
+    let components = stronglyConnectedComponents()
+    var entry: Int? = nil
+    for (n, component) in components.enumerated() where component >= 0 {
+      if entry == nil || depth[n] < depth[entry!] { entry = n }
+    }
+    guard let entry else { return }
+    // Shortest loop from entry back to entry inside its component.
+    let component = components[entry]
+    var previous = [Int: Int]()  // node -> edge
+    var queue = [entry]
+    var head = 0
+    var closing: Int? = nil
+    search: while head < queue.count {
+      let n = queue[head]
+      head += 1
+      for e in outEdges[n] {
+        let t = edges[e].to
+        guard t >= 0, components[t] == component else { continue }
+        if t == entry { closing = e; break search }
+        if previous[t] == nil { previous[t] = e; queue.append(t) }
+      }
+    }
+    guard let closing else { return }
+    var loop = [closing]
+    var cursor = edges[closing].from
+    while cursor != entry, let e = previous[cursor] {
+      loop.insert(e, at: 0)
+      cursor = edges[e].from
+    }
+    let prefix = path(to: entry)
+    let stepName = model.steps[keys[entry].step].id
+    let candidate = counterexample(
+      .terminates, "a cycle at step '\(stepName)' can repeat forever without reaching done or a restart",
+      edges: prefix + loop, loopStart: prefix.count)
+    if let existing = violations[.terminates], existing.length <= candidate.length { return }
+    violations[.terminates] = candidate
+  }
+
+  /// For each node, the id of its non-trivial strongly connected component (a cycle), or -1.
+  private func stronglyConnectedComponents() -> [Int] {
+    let count = keys.count
+    var indexOf = [Int](repeating: -1, count: count)
+    var low = [Int](repeating: 0, count: count)
+    var onStack = [Bool](repeating: false, count: count)
+    var stack: [Int] = []
+    var component = [Int](repeating: -1, count: count)
+    var nextIndex = 0
+    var nextComponent = 0
+    func successors(_ n: Int) -> [Int] {
+      guard keys[n].step >= 0, !model.steps[keys[n].step].isTerminal else { return [] }
+      return outEdges[n].map { edges[$0].to }.filter { $0 >= 0 && keys[$0].step >= 0 && !model.steps[keys[$0].step].isTerminal }
+    }
+    for root in 0..<count where indexOf[root] < 0 {
+      var work: [(Int, [Int], Int)] = [(root, successors(root), 0)]
+      indexOf[root] = nextIndex; low[root] = nextIndex; nextIndex += 1
+      stack.append(root); onStack[root] = true
+      while !work.isEmpty {
+        let (n, succ, i) = work[work.count - 1]
+        if i < succ.count {
+          work[work.count - 1].2 += 1
+          let m = succ[i]
+          if indexOf[m] < 0 {
+            indexOf[m] = nextIndex; low[m] = nextIndex; nextIndex += 1
+            stack.append(m); onStack[m] = true
+            work.append((m, successors(m), 0))
+          } else if onStack[m] {
+            low[n] = min(low[n], indexOf[m])
+          }
+        } else {
+          work.removeLast()
+          if let parent = work.last { low[parent.0] = min(low[parent.0], low[n]) }
+          if low[n] == indexOf[n] {
+            var members: [Int] = []
+            while true {
+              let m = stack.removeLast()
+              onStack[m] = false
+              members.append(m)
+              if m == n { break }
+            }
+            let selfLoop = successors(n).contains(n)
+            if members.count > 1 || selfLoop {
+              for m in members { component[m] = nextComponent }
+              nextComponent += 1
+            }
+          }
+        }
+      }
+    }
+    return component
+  }
+
+  // MARK: - Counterexamples
+
+  private func path(to node: Int) -> [Int] {
+    var result: [Int] = []
+    var cursor = node
+    while parentEdge[cursor] >= 0 {
+      result.insert(parentEdge[cursor], at: 0)
+      cursor = edges[parentEdge[cursor]].from
+    }
+    return result
+  }
+
+  private mutating func record(_ invariant: Invariant, atNode node: Int, _ message: String) {
+    guard violations[invariant] == nil else { return }
+    violations[invariant] = counterexample(invariant, message, edges: path(to: node), loopStart: nil)
+  }
+
+  private mutating func record(_ invariant: Invariant, atEdge edge: Int, _ message: String) {
+    guard violations[invariant] == nil else { return }
+    violations[invariant] = counterexample(invariant, message, edges: path(to: edges[edge].from) + [edge], loopStart: nil)
+  }
+
+  /// The configuration of this class, with `nil` for variables it leaves free.
+  var assignments: [Assignment] {
+    model.configurationIndices.map { i in
+      Assignment(
+        variable: model.variables[i].name,
+        value: configuration[i] == unassigned ? nil : model.variables[i].domain.render(configuration[i]))
+    }
+  }
+
+  func counterexample(_ invariant: Invariant, _ message: String, edges path: [Int], loopStart: Int?) -> Counterexample {
+    var steps: [TraceStep] = []
+    for e in path {
+      let edge = edges[e]
+      let source = keys[edge.from]
+      let before = model.steps[source.step].id
+      let outcome: TraceOutcome
+      var changes: [String: String] = [:]
+      switch edge.outcome {
+      case .step(let s): outcome = .step(model.steps[s].id)
+      case .error(let name): outcome = .error(name, stays: before)
+      case .restart(let reason): outcome = .restart(reason)
+      case .route: outcome = .restart("internal: unresolved route")
+      }
+      if edge.to >= 0, keys[edge.to].step >= 0 {
+        for (offset, value) in keys[edge.to].flow.enumerated() where source.flow[offset] != value {
+          let variable = model.variables[flowStart + offset]
+          changes[variable.name] = "\(variable.domain.render(source.flow[offset])) -> \(variable.domain.render(value))"
+        }
+      }
+      steps.append(TraceStep(
+        call: source.step == 0 ? "signIn" : "confirmSignIn", response: model.responses[edge.response].name,
+        stepBefore: before, outcome: outcome, changes: changes, ruleLines: edge.ruleLines))
+    }
+    return Counterexample(
+      invariant: invariant, message: message, configuration: assignments, steps: steps, loopStartsAt: loopStart)
+  }
+
+  /// The shortest path to a terminal outcome, used to show where a flow ends when done is unreachable.
+  func shortestPathToEnd() -> (edges: [Int], ends: [String]) {
+    var ends: [String] = []
+    var best: Int? = nil
+    for (n, key) in keys.enumerated() {
+      let label: String?
+      if key.step < 0 { label = "restart: \(key.reason)" }
+      else if model.steps[key.step].isTerminal { label = "step \(model.steps[key.step].id)" }
+      else { label = nil }
+      guard let label else { continue }
+      if !ends.contains(label) { ends.append(label) }
+      if best == nil { best = n }
+    }
+    return (best.map { path(to: $0) } ?? [], ends)
+  }
+}

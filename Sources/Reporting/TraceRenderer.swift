@@ -1,0 +1,69 @@
+import ModelChecking
+import SignInModel
+
+/// Renders counterexamples as numbered calls, readable in a terminal.
+public struct TraceRenderer: Sendable {
+  public let model: SignInModel
+  /// Step names are shown as this platform calls them; nil shows the model's ids.
+  public let platform: String?
+
+  public init(model: SignInModel, platform: String? = nil) {
+    self.model = model
+    self.platform = platform
+  }
+
+  func stepName(_ id: String) -> String {
+    guard let index = model.stepIndex(named: id), index > 0 else { return id }
+    return model.displayName(ofStep: index, platform: platform)
+  }
+
+  /// The configuration: fixed variables first, then the list of those that may take any value.
+  public func configurationLines(_ assignments: [Assignment]) -> [String] {
+    let fixed = assignments.filter { $0.value != nil }
+    let free = assignments.filter { $0.value == nil }.map(\.variable)
+    var lines: [String] = []
+    if fixed.isEmpty {
+      lines.append("configuration: any")
+    } else {
+      lines.append("configuration:")
+      for a in fixed { lines.append("  \(a.variable) = \(a.value!)") }
+    }
+    if !free.isEmpty && !fixed.isEmpty { lines.append("  (any value: \(free.joined(separator: ", ")))") }
+    return lines
+  }
+
+  /// One line per call, plus indented lines for flow changes and the deciding rules.
+  public func traceLines(_ counterexample: Counterexample) -> [String] {
+    var lines: [String] = []
+    let calls = counterexample.steps.map { "\($0.call)(\($0.response))" }
+    let width = (calls.map(\.count).max() ?? 0) + 2
+    for (i, step) in counterexample.steps.enumerated() {
+      if counterexample.loopStartsAt == i { lines.append("   -- from here the calls repeat forever --") }
+      let call = calls[i].padding(toLength: width, withPad: " ", startingAt: 0)
+      let outcome: String
+      switch step.outcome {
+      case .step(let id): outcome = stepName(id)
+      case .error(let name, let stays): outcome = "error \(name), stays on \(stepName(stays))"
+      case .restart(let reason): outcome = "restart: \(reason)"
+      }
+      lines.append("\(String(i + 1).leftPadded(to: 3)). \(call)-> \(outcome)")
+      for (name, change) in step.changes.sorted(by: { $0.key < $1.key }) {
+        lines.append("       \(name): \(change)")
+      }
+      if !step.ruleLines.isEmpty {
+        lines.append("       rule\(step.ruleLines.count > 1 ? "s" : ""): \(model.file):"
+          + step.ruleLines.map(String.init).joined(separator: ", "))
+      }
+    }
+    if let loop = counterexample.loopStartsAt {
+      lines.append("   -- back to call \(loop + 1) --")
+    }
+    return lines
+  }
+}
+
+extension String {
+  func leftPadded(to width: Int) -> String {
+    count >= width ? self : String(repeating: " ", count: width - count) + self
+  }
+}

@@ -1,0 +1,204 @@
+/// An untyped expression as written in a model file, before names are resolved.
+indirect enum ExprSyntax: Sendable {
+  case integer(Int, at: Int)
+  case boolean(Bool, at: Int)
+  case name(String, at: Int)
+  case call(String, argument: String, at: Int)
+  case unary(String, ExprSyntax, at: Int)
+  case binary(String, ExprSyntax, ExprSyntax, at: Int)
+  case member(ExprSyntax, [(String, Int)], at: Int)
+
+  var offset: Int {
+    switch self {
+    case .integer(_, let at), .boolean(_, let at), .name(_, let at), .call(_, _, let at),
+      .unary(_, _, let at), .binary(_, _, _, let at), .member(_, _, let at):
+      return at
+    }
+  }
+}
+
+/// A syntax or type error inside one expression string, at a character offset.
+public struct ExpressionError: Error, Sendable, Equatable {
+  public let message: String
+  public let offset: Int
+}
+
+/// Parses the guard language:
+///
+///     expr    := or ('=>' expr)?
+///     or      := and (('||' | 'or') and)*
+///     and     := unary (('&&' | 'and') unary)*
+///     unary   := ('!' | 'not') unary | compare
+///     compare := sum (('==' | '!=' | '<' | '<=' | '>' | '>=') sum | 'in' '[' name (',' name)* ']')?
+///     sum     := atom (('+' | '-') atom)*
+///     atom    := integer | 'true' | 'false' | name | name '(' name ')' | '(' expr ')'
+///     name    := [A-Za-z_][A-Za-z0-9_.]*
+struct ExprParser {
+  private enum Token: Equatable {
+    case integer(Int), word(String), symbol(String), end
+  }
+
+  private var tokens: [(Token, Int)] = []
+  private var position = 0
+
+  static func parse(_ text: String) throws(ExpressionError) -> ExprSyntax {
+    var parser = ExprParser()
+    try parser.tokenize(Array(text))
+    let result = try parser.parseImplies()
+    if case (let token, let at) = parser.tokens[parser.position], token != .end {
+      throw ExpressionError(message: "unexpected '\(parser.describe(token))' after a complete expression", offset: at)
+    }
+    return result
+  }
+
+  private mutating func tokenize(_ chars: [Character]) throws(ExpressionError) {
+    var i = 0
+    let symbols = ["=>", "==", "!=", "<=", ">=", "&&", "||", "!", "<", ">", "+", "-", "(", ")", "[", "]", ","]
+    outer: while i < chars.count {
+      let c = chars[i]
+      if c.isWhitespace { i += 1; continue }
+      if c.isNumber {
+        let start = i
+        while i < chars.count, chars[i].isNumber { i += 1 }
+        tokens.append((.integer(Int(String(chars[start..<i])) ?? 0), start))
+        continue
+      }
+      if c.isLetter || c == "_" {
+        let start = i
+        while i < chars.count, chars[i].isLetter || chars[i].isNumber || chars[i] == "_" || chars[i] == "." { i += 1 }
+        tokens.append((.word(String(chars[start..<i])), start))
+        continue
+      }
+      for s in symbols {
+        let sc = Array(s)
+        if i + sc.count <= chars.count, Array(chars[i..<(i + sc.count)]) == sc {
+          tokens.append((.symbol(s), i))
+          i += sc.count
+          continue outer
+        }
+      }
+      throw ExpressionError(message: "unexpected character '\(c)'", offset: i)
+    }
+    tokens.append((.end, chars.count))
+  }
+
+  private func describe(_ token: Token) -> String {
+    switch token {
+    case .integer(let v): return String(v)
+    case .word(let w): return w
+    case .symbol(let s): return s
+    case .end: return "end of expression"
+    }
+  }
+
+  private var current: Token { tokens[position].0 }
+  private var offset: Int { tokens[position].1 }
+
+  private mutating func accept(_ symbols: String...) -> String? {
+    for s in symbols {
+      if current == .symbol(s) || current == .word(s) { position += 1; return s }
+    }
+    return nil
+  }
+
+  private mutating func expect(_ symbol: String) throws(ExpressionError) {
+    guard accept(symbol) != nil else {
+      throw ExpressionError(message: "expected '\(symbol)' but found '\(describe(current))'", offset: offset)
+    }
+  }
+
+  private mutating func parseImplies() throws(ExpressionError) -> ExprSyntax {
+    let left = try parseOr()
+    let at = offset
+    if accept("=>") != nil { return .binary("=>", left, try parseImplies(), at: at) }
+    return left
+  }
+
+  private mutating func parseOr() throws(ExpressionError) -> ExprSyntax {
+    var left = try parseAnd()
+    while true {
+      let at = offset
+      guard accept("||", "or") != nil else { return left }
+      left = .binary("||", left, try parseAnd(), at: at)
+    }
+  }
+
+  private mutating func parseAnd() throws(ExpressionError) -> ExprSyntax {
+    var left = try parseUnary()
+    while true {
+      let at = offset
+      guard accept("&&", "and") != nil else { return left }
+      left = .binary("&&", left, try parseUnary(), at: at)
+    }
+  }
+
+  private mutating func parseUnary() throws(ExpressionError) -> ExprSyntax {
+    let at = offset
+    if accept("!", "not") != nil { return .unary("!", try parseUnary(), at: at) }
+    return try parseCompare()
+  }
+
+  private mutating func parseCompare() throws(ExpressionError) -> ExprSyntax {
+    let left = try parseSum()
+    let at = offset
+    if let op = accept("==", "!=", "<=", ">=", "<", ">") {
+      return .binary(op, left, try parseSum(), at: at)
+    }
+    if accept("in") != nil {
+      try expect("[")
+      var names: [(String, Int)] = []
+      repeat {
+        guard case .word(let w) = current else {
+          throw ExpressionError(message: "expected a value name in the list but found '\(describe(current))'", offset: offset)
+        }
+        names.append((w, offset))
+        position += 1
+      } while accept(",") != nil
+      try expect("]")
+      return .member(left, names, at: at)
+    }
+    return left
+  }
+
+  private mutating func parseSum() throws(ExpressionError) -> ExprSyntax {
+    var left = try parseAtom()
+    while true {
+      let at = offset
+      guard let op = accept("+", "-") else { return left }
+      left = .binary(op, left, try parseAtom(), at: at)
+    }
+  }
+
+  private mutating func parseAtom() throws(ExpressionError) -> ExprSyntax {
+    let at = offset
+    switch current {
+    case .integer(let v):
+      position += 1
+      return .integer(v, at: at)
+    case .word("true"):
+      position += 1
+      return .boolean(true, at: at)
+    case .word("false"):
+      position += 1
+      return .boolean(false, at: at)
+    case .word(let w) where !["and", "or", "not", "in"].contains(w):
+      position += 1
+      if accept("(") != nil {
+        guard case .word(let argument) = current else {
+          throw ExpressionError(message: "expected a name inside \(w)(…) but found '\(describe(current))'", offset: offset)
+        }
+        position += 1
+        try expect(")")
+        return .call(w, argument: argument, at: at)
+      }
+      return .name(w, at: at)
+    case .symbol("("):
+      position += 1
+      let inner = try parseImplies()
+      try expect(")")
+      return inner
+    default:
+      throw ExpressionError(message: "expected a value, a name or '(' but found '\(describe(current))'", offset: at)
+    }
+  }
+}

@@ -1,0 +1,178 @@
+/// A sign-in flow model loaded from one file in `models/`: the single source of truth
+/// that the explicit checker, the Z3 encoder, the fuzzer's oracle and the reports read.
+public struct SignInModel: Sendable {
+  /// The model's own name (`model:` in the file).
+  public let name: String
+  /// The documentation generation it describes ("2023", "2024", "2026").
+  public let generation: String
+  public let summary: String
+  /// The path it was loaded from, as given.
+  public let file: String
+  /// FNV-1a 64-bit hash of the file's bytes, in hex; counterexamples record it.
+  public let contentHash: String
+  public let platforms: [String]
+  public let sources: [String]
+  /// Configuration variables first, then flow variables (built-in ones included).
+  public let variables: [Variable]
+  public let constraints: [Constraint]
+  /// When the user can sign in at all (definition `canSignIn`); `done` must be reachable then.
+  public let canSignIn: Expr?
+  /// When an MFA factor must be verified before `done` (definition `mfaRequired`).
+  public let mfaRequired: Expr?
+  public let optionSets: [OptionSet]
+  public let responses: [ResponseClass]
+  /// `steps[0]` is the entry: the `signIn` call itself.
+  public let steps: [Step]
+  public let routes: [Route]
+  /// Indices of the built-in flow variables.
+  public let builtins: Builtins
+
+  public var configurationIndices: Range<Int> { 0..<variables.firstIndex { $0.scope == .flow }! }
+  public var flowIndices: Range<Int> { configurationIndices.upperBound..<variables.count }
+
+  /// The number of configurations before constraints: the product of the domains.
+  public var configurationSpaceSize: Double {
+    configurationIndices.reduce(1.0) { $0 * Double(variables[$1].domain.count) }
+  }
+
+  public func stepIndex(named id: String) -> Int? { steps.firstIndex { $0.id == id } }
+  public func variableIndex(named name: String) -> Int? { variables.firstIndex { $0.name == name } }
+
+  /// The step's name on `platform`, or its model id when the platform has none.
+  public func displayName(ofStep index: Int, platform: String?) -> String {
+    let step = steps[index]
+    guard let platform, let name = step.names.first(where: { $0.platform == platform }) else { return step.id }
+    switch name.form {
+    case .name(let n): return n
+    case .error(let e): return "\(step.id) (thrown as \(e) on \(platform))"
+    case .absent: return "\(step.id) (absent on \(platform))"
+    }
+  }
+}
+
+/// The built-in flow variables every model has; rules set them through `verifies:` and
+/// `failAuthentication:`, and the invariants read them.
+public struct Builtins: Sendable {
+  public let firstFactorVerified: Int
+  public let mfaVerified: Int
+  public let authFailed: Int
+  public static let names = (
+    firstFactor: "flow.firstFactorVerified", mfa: "flow.mfaVerified", authFailed: "flow.authFailed")
+}
+
+/// An assumption on configurations: only those where every constraint holds are checked.
+public struct Constraint: Sendable {
+  public let expr: Expr
+  public let text: String
+  public let line: Int
+}
+
+/// A named set of options a selection step can offer, each with the condition under
+/// which the user can really use it (`offersAreUsable` compares offers against this).
+public struct OptionSet: Sendable {
+  public let name: String
+  public let options: [Option]
+
+  public struct Option: Sendable {
+    public let name: String
+    public let usable: Expr
+    public let text: String
+  }
+}
+
+/// What a selection step offers: for each option of its set, when it is offered.
+public struct Offers: Sendable {
+  public let optionSet: Int
+  public let conditions: [(option: Int, when: Expr)]
+}
+
+/// A class of response a user or the server can produce (`correctCode`, `networkFault`, …).
+public struct ResponseClass: Sendable {
+  public let name: String
+  public let summary: String
+}
+
+/// How a step ends the flow, if it does.
+public enum StepKind: String, Sendable {
+  /// The `signIn` call: the entry of every flow.
+  case entry
+  /// A step that waits for `confirmSignIn`.
+  case challenge
+  /// `done`: the user is signed in.
+  case signedIn
+  /// The flow is over and a new `signIn` is needed (`resetPassword`, `confirmSignUp`).
+  case restart
+}
+
+/// How a platform reports a step: by a name, as a thrown error, or not at all.
+public struct PlatformName: Sendable, Equatable {
+  public enum Form: Sendable, Equatable {
+    case name(String)
+    case error(String)
+    case absent(String)
+  }
+  public let platform: String
+  public let form: Form
+}
+
+/// A remark tied to a source: where seeds or clients disagree, and the choice made.
+public struct SourceNote: Sendable {
+  public let source: String
+  public let platform: String?
+  public let text: String
+}
+
+/// A client-visible step (or the `signIn` entry), with its responses and their rules.
+public struct Step: Sendable {
+  public let id: String
+  public let summary: String
+  public let kind: StepKind
+  public let isSignedIn: Bool
+  public let names: [PlatformName]
+  public let offers: Offers?
+  public let responses: [StepResponse]
+  public let notes: [SourceNote]
+  public let line: Int
+
+  public var isTerminal: Bool { kind == .signedIn || kind == .restart }
+}
+
+/// The rules for one response class at one step; exactly one should apply in any state.
+public struct StepResponse: Sendable {
+  public let response: Int
+  public let rules: [Rule]
+  /// True when the rules come from `defaults:` rather than the step itself.
+  public let inherited: Bool
+}
+
+/// A named group of rules with no response of its own: a decision the server makes
+/// (e.g. which MFA challenge follows the first factor). `goto:` may name a route.
+public struct Route: Sendable {
+  public let name: String
+  public let rules: [Rule]
+  public let line: Int
+}
+
+/// A guarded transition: when `guard` holds, apply `effects` and take `outcome`.
+public struct Rule: Sendable {
+  public let guardExpr: Expr
+  public let guardText: String
+  /// Assignments, evaluated in the state before the rule (simultaneously).
+  public let effects: [(variable: Int, value: Expr)]
+  public let outcome: Outcome
+  /// The define-auth-challenge trigger failed authentication in this transition.
+  public let failsAuthentication: Bool
+  public let line: Int
+}
+
+/// What a transition leads to.
+public enum Outcome: Sendable, Equatable {
+  /// The next client-visible step.
+  case step(Int)
+  /// A server-side decision; its rules pick the outcome.
+  case route(Int)
+  /// A retryable error: the flow stays on the same step.
+  case error(String)
+  /// The flow is over; a new `signIn` is required.
+  case restart(String)
+}

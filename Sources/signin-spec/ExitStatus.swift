@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// The documented exit codes (README, "Exit codes").
+enum ExitStatus {
+  /// Every check holds.
+  static let success = ExitCode(0)
+  /// An invariant is violated, or holds only vacuously.
+  static let violation = ExitCode(1)
+  /// A model file is malformed (the diagnostics name file:line:column).
+  static let badModel = ExitCode(2)
+  /// A bug in signin-spec itself.
+  static let internalError = ExitCode(3)
+  /// Bad command-line usage (argument-parser's EX_USAGE).
+  static let usage = ExitCode(64)
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import SignInModel
+
+/// Model selection shared by the subcommands.
+struct ModelOptions: ParsableArguments {
+  @Argument(help: "Model files or folders (default: every .yaml, .yml and .json file in models/).")
+  var models: [String] = []
+
+  /// The files to load, in a stable order.
+  func modelFiles() throws -> [String] {
+    let inputs = models.isEmpty ? ["models"] : models
+    var files: [String] = []
+    for input in inputs {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
+        throw ValidationError("no such model file or folder: \(input)")
+      }
+      if isDirectory.boolValue {
+        let entries = try FileManager.default.contentsOfDirectory(atPath: input)
+          .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") || $0.hasSuffix(".json") }.sorted()
+        if entries.isEmpty { throw ValidationError("no model files (.yaml, .yml, .json) in \(input)") }
+        files += entries.map { (input as NSString).appendingPathComponent($0) }
+      } else {
+        files.append(input)
+      }
+    }
+    return files
+  }
+
+  /// Loads every model, printing all diagnostics to standard error before failing with exit 2.
+  func loadModels() throws -> [SignInModel] {
+    var loaded: [SignInModel] = []
+    var failed = false
+    for file in try modelFiles() {
+      do {
+        loaded.append(try ModelLoader.load(file: file))
+      } catch {
+        failed = true
+        printError(error.description)
+      }
+    }
+    if failed { throw ExitStatus.badModel }
+    return loaded
+  }
+}
+
+func printError(_ text: String) {
+  FileHandle.standardError.write(Data((text + "\n").utf8))
+}

@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// `signin-spec`: model-checks the Amplify Auth multi-step sign-in flow.
+@main
+struct SignInSpec: ParsableCommand {
+  static let version = "0.1.0"
+
+  static let configuration = CommandConfiguration(
+    commandName: "signin-spec",
+    abstract: "Model-check the Amplify Auth multi-step sign-in flow.",
+    discussion: """
+      Exit status: 0 every check holds; 1 an invariant is violated or holds only vacuously; \
+      2 a model file is malformed; 3 internal error; 64 bad command-line usage.
+      """,
+    version: version,
+    subcommands: [Verify.self, List.self])
+}

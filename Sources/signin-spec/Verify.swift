@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import ModelChecking
+import Reporting
+import SignInModel
+
+/// Checks every invariant of every model and prints the verdicts.
+struct Verify: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Check every invariant of the models; print each verdict and the shortest counterexamples.")
+
+  enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+  @OptionGroup var modelOptions: ModelOptions
+
+  @Option(name: .customLong("invariant"), help: "Check only this invariant (repeatable).")
+  var invariantNames: [String] = []
+
+  @Option(help: "Output format: text or json.")
+  var format: Format = .text
+
+  @Option(help: "Also write a JUnit XML report (one test case per model and invariant) to this file.")
+  var junit: String?
+
+  @Option(help: "Show step names as this platform calls them (swift, js, android, flutter).")
+  var platform: String?
+
+  @Option(help: "Worker threads for the explicit search (default: the number of cores).")
+  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+  func validate() throws {
+    for name in invariantNames where Invariant(rawValue: name) == nil {
+      let suggestion = Suggestions.closest(to: name, among: Invariant.allCases.map(\.rawValue))
+      throw ValidationError("unknown invariant '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+    }
+    if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+  }
+
+  func run() throws {
+    let models = try modelOptions.loadModels()
+    if let platform {
+      for model in models where !model.platforms.contains(platform) {
+        let suggestion = Suggestions.closest(to: platform, among: model.platforms)
+        throw ValidationError("model \(model.name) has no platform '\(platform)'"
+          + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+      }
+    }
+    let invariants = invariantNames.isEmpty ? Invariant.allCases : invariantNames.compactMap(Invariant.init(rawValue:))
+    var reports: [CheckReport] = []
+    for model in models {
+      let report = ExplicitChecker(model: model, jobs: jobs).check(invariants: invariants)
+      reports.append(report)
+      if format == .text {
+        print(TextReport.render(report, platform: platform))
+        print()
+      }
+    }
+    switch format {
+    case .text: print(TextReport.summary(reports))
+    case .json: print(try JSONReport(reports: reports, version: SignInSpec.version).encoded())
+    }
+    if let junit {
+      do {
+        try JUnitReport.render(reports, platform: platform).write(toFile: junit, atomically: true, encoding: .utf8)
+      } catch {
+        printError("error: cannot write the JUnit report to \(junit): \(error.localizedDescription)")
+        throw ExitStatus.internalError
+      }
+    }
+    if !reports.allSatisfy(\.allHold) { throw ExitStatus.violation }
+  }
+}
