@@ -14,9 +14,13 @@ public struct ExplicitChecker: Sendable {
   /// Worker threads; classes are split between them.
   public let jobs: Int
 
+  /// Constraints split into groups that share no variable.
+  let constraintGroups: [ConstraintGroup]
+
   public init(model: SignInModel, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
     self.model = model
     self.jobs = max(1, jobs)
+    self.constraintGroups = Self.groups(of: model.constraints.map(\.expr))
   }
 
   /// Runs the check; `invariants` limits which verdicts are reported.
@@ -25,12 +29,13 @@ public struct ExplicitChecker: Sendable {
     let root = [Int](repeating: unassigned, count: model.configurationIndices.count)
 
     // Expand the fork tree breadth-first until there is enough work to share.
-    var frontier: [(config: [Int], key: [Int])] = [(root, [])]
+    var frontier: [WorkItem] = [WorkItem(config: root, key: [], graph: nil, canSignIn: true)]
     var sequential = Aggregate(model: model)
-    while frontier.count < jobs * 16 && !frontier.isEmpty {
-      var next: [(config: [Int], key: [Int])] = []
+    var sequentialCache = ConstraintCache()
+    while frontier.count < jobs * 64 && !frontier.isEmpty {
+      var next: [WorkItem] = []
       for item in frontier {
-        switch explore(item.config, key: item.key) {
+        switch explore(item, cache: &sequentialCache) {
         case .done(let leaf): sequential.add(leaf)
         case .fork(let children): next.append(contentsOf: children)
         }
@@ -42,16 +47,15 @@ public struct ExplicitChecker: Sendable {
     let work = frontier
     DispatchQueue.concurrentPerform(iterations: jobs) { worker in
       var local = Aggregate(model: model)
-      var i = worker
-      while i < work.count {
+      var cache = ConstraintCache()
+      while let i = partials.nextItem(below: work.count) {
         var stack = [work[i]]
         while let item = stack.popLast() {
-          switch explore(item.config, key: item.key) {
+          switch explore(item, cache: &cache) {
           case .done(let leaf): local.add(leaf)
           case .fork(let children): stack.append(contentsOf: children.reversed())
           }
         }
-        i += jobs
       }
       partials.store(local, at: worker)
     }
@@ -62,9 +66,17 @@ public struct ExplicitChecker: Sendable {
     return CheckReport(model: model, statistics: statistics, results: total.verdicts(for: invariants))
   }
 
+  /// A configuration class still to explore, with the graph explored so far (if any).
+  struct WorkItem {
+    var config: [Int]
+    var key: [Int]
+    var graph: FlowGraph?
+    var canSignIn: Bool
+  }
+
   enum Step {
     case done(Leaf)
-    case fork([(config: [Int], key: [Int])])
+    case fork([WorkItem])
   }
 
   /// The result of one fully determined configuration class.
@@ -74,36 +86,128 @@ public struct ExplicitChecker: Sendable {
     var covered: Double = 0
     var graph: FlowGraph?
     var canSignIn = true
+    /// A configuration of this class that satisfies every constraint (`unassigned` = any).
+    var representative: [Int] = []
   }
 
-  func explore(_ config: [Int], key: [Int]) -> Step {
+  /// True unless some constraint is already false under the partial assignment.
+  func mayHold(_ config: [Int]) -> Bool {
+    model.constraints.allSatisfy { $0.expr.evaluatePartially(config) != 0 }
+  }
+
+  func explore(_ item: WorkItem, cache: inout ConstraintCache) -> Step {
+    var item = item
     do {
-      for constraint in model.constraints where try !constraint.expr.holds(config) {
-        return .done(Leaf(key: key, excluded: true))
+      if item.graph == nil {
+        if !mayHold(item.config) { return .done(Leaf(key: item.key, excluded: true)) }
+        item.canSignIn = try model.canSignIn?.holds(item.config) ?? true
+        item.graph = FlowGraph(model: model, configuration: item.config)
       }
-      let canSignIn = try model.canSignIn?.holds(config) ?? true
-      var graph = FlowGraph(model: model, configuration: config)
-      try graph.explore()
-      var covered = 1.0
-      for (i, v) in config.enumerated() where v == unassigned { covered *= Double(model.variables[i].domain.count) }
-      return .done(Leaf(key: key, covered: covered, graph: graph, canSignIn: canSignIn))
+      try item.graph!.explore()
+      return .done(finish(item, cache: &cache))
     } catch {
       let variable = error.index
-      let children = model.variables[variable].domain.values.map { value -> (config: [Int], key: [Int]) in
-        var child = config
-        child[variable] = value
-        return (child, key + [variable, value])
+      var children: [WorkItem] = []
+      for value in model.variables[variable].domain.values {
+        var child = item
+        child.config[variable] = value
+        child.graph?.configuration[variable] = value
+        child.key += [variable, value]
+        children.append(child)
       }
       return .fork(children)
     }
   }
+
+  /// Completes a fully explored class: counts the configurations it covers that satisfy
+  /// every constraint, and picks a representative configuration for its counterexamples.
+  /// Constraints are split into groups that share no variable; each group's free variables
+  /// are enumerated on their own (pruned by three-valued evaluation) and counts multiply.
+  func finish(_ item: WorkItem, cache: inout ConstraintCache) -> Leaf {
+    var covered = 1.0
+    var representative = item.config
+    var inGroups = Set<Int>()
+    for (g, group) in constraintGroups.enumerated() {
+      inGroups.formUnion(group.variables)
+      let key = [g] + group.variables.map { item.config[$0] }
+      let entry: (Double, [Int]?)
+      if let cached = cache[key] {
+        entry = cached
+      } else {
+        entry = count(group, from: item.config)
+        cache[key] = entry
+      }
+      guard let completion = entry.1 else { return Leaf(key: item.key, excluded: true) }
+      covered *= entry.0
+      for (v, value) in zip(group.variables, completion) { representative[v] = value }
+    }
+    for v in model.configurationIndices where item.config[v] == unassigned && !inGroups.contains(v) {
+      covered *= Double(model.variables[v].domain.count)
+    }
+    return Leaf(key: item.key, covered: covered, graph: item.graph, canSignIn: item.canSignIn, representative: representative)
+  }
+
+  /// Constraints that share variables, with the variables they read.
+  struct ConstraintGroup {
+    var constraints: [Expr]
+    var variables: [Int]
+  }
+
+  static func groups(of constraints: [Expr]) -> [ConstraintGroup] {
+    var groups: [ConstraintGroup] = []
+    for constraint in constraints {
+      let vars = Set(constraint.variables)
+      var merged = ConstraintGroup(constraints: [constraint], variables: Array(vars))
+      groups.removeAll { group in
+        guard !vars.isDisjoint(with: group.variables) else { return false }
+        merged.constraints += group.constraints
+        merged.variables = Array(Set(merged.variables).union(group.variables))
+        return true
+      }
+      groups.append(merged)
+    }
+    return groups.map { ConstraintGroup(constraints: $0.constraints, variables: $0.variables.sorted()) }
+  }
+
+  /// How many assignments of the group's free variables satisfy its constraints, and the first one.
+  func count(_ group: ConstraintGroup, from config: [Int]) -> (Double, [Int]?) {
+    let free = group.variables.filter { config[$0] == unassigned }
+    var candidate = config
+    var total = 0.0
+    var first: [Int]? = nil
+    func enumerate(_ k: Int) {
+      for c in group.constraints where c.evaluatePartially(candidate) == 0 { return }
+      if k == free.count {
+        total += 1
+        if first == nil { first = group.variables.map { candidate[$0] } }
+        return
+      }
+      for value in model.variables[free[k]].domain.values {
+        candidate[free[k]] = value
+        enumerate(k + 1)
+      }
+      candidate[free[k]] = unassigned
+    }
+    enumerate(0)
+    return (total, first)
+  }
 }
+
+typealias ConstraintCache = [[Int]: (Double, [Int]?)]
 
 /// Per-worker results, merged at the end.
 final class Partials: @unchecked Sendable {
   private var items: [Aggregate?]
   private let lock = NSLock()
+  private var next = 0
   init(count: Int) { items = [] }
+  /// Hands out work items one at a time, so workers that finish early take more.
+  func nextItem(below count: Int) -> Int? {
+    lock.lock(); defer { lock.unlock() }
+    guard next < count else { return nil }
+    next += 1
+    return next - 1
+  }
   func store(_ aggregate: Aggregate, at index: Int) {
     lock.lock(); defer { lock.unlock() }
     while items.count <= index { items.append(nil) }
@@ -140,12 +244,20 @@ struct Aggregate {
     witnessedOffer = witnessedOffer || graph.witnessedOffer
     witnessedRequiredMFA = witnessedRequiredMFA || graph.witnessedRequiredMFA
     doneReached = doneReached || graph.doneReached
-    for (invariant, counterexample) in graph.violations { offer(invariant, counterexample, key: leaf.key) }
+    let configuration = graph.assignments(for: leaf.representative)
+    for (invariant, c) in graph.violations {
+      offer(invariant, Counterexample(
+        invariant: invariant, message: c.message, configuration: configuration, steps: c.steps,
+        loopStartsAt: c.loopStartsAt), key: leaf.key)
+    }
     if leaf.canSignIn && !graph.doneReached {
       let (path, ends) = graph.shortestPathToEnd()
       let message = "this user can sign in (canSignIn holds) but no path reaches done; every path ends in "
         + ends.joined(separator: " or ")
-      offer(.doneReachable, graph.counterexample(.doneReachable, message, edges: path, loopStart: nil), key: leaf.key)
+      let c = graph.counterexample(.doneReachable, message, edges: path, loopStart: nil)
+      offer(.doneReachable, Counterexample(
+        invariant: .doneReachable, message: message, configuration: configuration, steps: c.steps, loopStartsAt: nil),
+        key: leaf.key)
     }
   }
 

@@ -22,7 +22,12 @@ struct FlowGraph {
   }
 
   let model: SignInModel
-  let configuration: [Int]  // configuration part, `unassigned` where free
+  /// The configuration part of the valuation, `unassigned` where free. The checker fixes
+  /// more of it when exploration throws, and resumes from `cursor`.
+  var configuration: [Int]
+  /// The next node to process; everything before it is explored.
+  private(set) var cursor = 0
+  private var started = false
   private(set) var keys: [NodeKey] = []
   private(set) var depth: [Int] = []
   private(set) var parentEdge: [Int] = []
@@ -59,49 +64,87 @@ struct FlowGraph {
     return (id, true)
   }
 
-  /// Explores every state reachable from `signIn` under this configuration class.
-  mutating func explore() throws(UnassignedVariable) {
-    let initialFlow = model.flowIndices.map { model.variables[$0].initial }
-    node(NodeKey(step: 0, reason: "", flow: initialFlow), parent: -1, edge: -1)
-    var cursor = 0
-    while cursor < keys.count {
-      let current = cursor
-      cursor += 1
-      let key = keys[current]
-      guard key.step >= 0 else { continue }
-      let step = model.steps[key.step]
-      stepsReached.insert(key.step)
-      if step.isSignedIn != (step.kind == .signedIn) {
-        record(.isSignedInIffDone, atNode: current,
-               "step '\(step.id)' reports isSignedIn = \(step.isSignedIn) but \(step.kind == .signedIn ? "is" : "is not") the done step")
-      }
-      if step.isTerminal {
-        if step.kind == .signedIn { doneReached = true }
-        continue
-      }
-      let values = valuation(of: current)
-      if let offers = step.offers { try checkOffers(offers, step: step, node: current, values: values) }
+  /// What `process` may change, so a node whose processing read an unassigned variable
+  /// can be rolled back and processed again once the variable is fixed.
+  private struct Snapshot {
+    var nodeCount: Int
+    var edgeCount: Int
+    var violations: [Invariant: Counterexample]
+    var stepsReached: Set<Int>
+    var flags: (Bool, Bool, Bool, Bool)
+  }
 
-      for stepResponse in step.responses {
-        let responseName = model.responses[stepResponse.response].name
-        var ambiguities: [Ambiguity] = []
-        let resolutions = try model.resolve(
-          stepResponse.rules, place: "response '\(responseName)' at step '\(step.id)'", valuation: values,
-          ambiguities: &ambiguities)
-        if let first = ambiguities.first {
-          let what = first.matchingLines.isEmpty
-            ? "no rule matches" : "rules at lines \(first.matchingLines.map(String.init).joined(separator: ", ")) all match"
-          record(.deterministic, atNode: current, "\(first.place): \(what)")
-        }
-        for resolution in resolutions {
-          try add(resolution, from: current, response: stepResponse.response, values: values)
-        }
+  /// Explores every state reachable from `signIn` under this configuration class,
+  /// resuming where an earlier call stopped.
+  /// - Throws: `UnassignedVariable` with the graph rolled back to the node being processed.
+  mutating func explore() throws(UnassignedVariable) {
+    if !started {
+      started = true
+      let initialFlow = model.flowIndices.map { model.variables[$0].initial }
+      node(NodeKey(step: 0, reason: "", flow: initialFlow), parent: -1, edge: -1)
+    }
+    while cursor < keys.count {
+      let snapshot = Snapshot(
+        nodeCount: keys.count, edgeCount: edges.count, violations: violations, stepsReached: stepsReached,
+        flags: (witnessedFailAuthentication, witnessedOffer, witnessedRequiredMFA, doneReached))
+      do {
+        try process(cursor)
+      } catch {
+        restore(snapshot, processing: cursor)
+        throw error
       }
-      if outEdges[current].isEmpty {
-        record(.terminates, atNode: current, "dead end: no response leads anywhere from step '\(step.id)'")
-      }
+      cursor += 1
     }
     findCycle()
+  }
+
+  private mutating func restore(_ snapshot: Snapshot, processing current: Int) {
+    for key in keys[snapshot.nodeCount...] { index[key] = nil }
+    keys.removeSubrange(snapshot.nodeCount...)
+    depth.removeSubrange(snapshot.nodeCount...)
+    parentEdge.removeSubrange(snapshot.nodeCount...)
+    outEdges.removeSubrange(snapshot.nodeCount...)
+    edges.removeSubrange(snapshot.edgeCount...)
+    outEdges[current] = []
+    violations = snapshot.violations
+    stepsReached = snapshot.stepsReached
+    (witnessedFailAuthentication, witnessedOffer, witnessedRequiredMFA, doneReached) = snapshot.flags
+  }
+
+  private mutating func process(_ current: Int) throws(UnassignedVariable) {
+    let key = keys[current]
+    guard key.step >= 0 else { return }
+    let step = model.steps[key.step]
+    stepsReached.insert(key.step)
+    if step.isSignedIn != (step.kind == .signedIn) {
+      record(.isSignedInIffDone, atNode: current,
+             "step '\(step.id)' reports isSignedIn = \(step.isSignedIn) but \(step.kind == .signedIn ? "is" : "is not") the done step")
+    }
+    if step.isTerminal {
+      if step.kind == .signedIn { doneReached = true }
+      return
+    }
+    let values = configuration + key.flow
+    if let offers = step.offers { try checkOffers(offers, step: step, node: current, values: values) }
+
+    for stepResponse in step.responses {
+      var ambiguities: [Ambiguity] = []
+      let resolutions = try model.resolve(
+        stepResponse.rules,
+        place: "response '\(model.responses[stepResponse.response].name)' at step '\(step.id)'",
+        valuation: values, ambiguities: &ambiguities)
+      if let first = ambiguities.first {
+        let what = first.matchingLines.isEmpty
+          ? "no rule matches" : "rules at lines \(first.matchingLines.map(String.init).joined(separator: ", ")) all match"
+        record(.deterministic, atNode: current, "\(first.place): \(what)")
+      }
+      for resolution in resolutions {
+        try add(resolution, from: current, response: stepResponse.response, values: values)
+      }
+    }
+    if outEdges[current].isEmpty {
+      record(.terminates, atNode: current, "dead end: no response leads anywhere from step '\(step.id)'")
+    }
   }
 
   private mutating func checkOffers(_ offers: Offers, step: Step, node: Int, values: [Int]) throws(UnassignedVariable) {
@@ -288,7 +331,9 @@ struct FlowGraph {
   }
 
   /// The configuration of this class, with `nil` for variables it leaves free.
-  var assignments: [Assignment] {
+  var assignments: [Assignment] { assignments(for: configuration) }
+
+  func assignments(for configuration: [Int]) -> [Assignment] {
     model.configurationIndices.map { i in
       Assignment(
         variable: model.variables[i].name,

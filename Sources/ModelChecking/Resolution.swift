@@ -20,12 +20,12 @@ extension SignInModel {
   /// Applies `rules` to `valuation`, following routes, and returns every resolution;
   /// places where zero or several rules matched are appended to `ambiguities`.
   func resolve(
-    _ rules: [Rule], place: String, valuation: [Int], ambiguities: inout [Ambiguity]
+    _ rules: [Rule], place: @autoclosure () -> String, valuation: [Int], ambiguities: inout [Ambiguity]
   ) throws(UnassignedVariable) -> [Resolution] {
     var matching: [Rule] = []
     for rule in rules where try rule.guardExpr.holds(valuation) { matching.append(rule) }
     if matching.count != 1 {
-      ambiguities.append(Ambiguity(place: place, matchingLines: matching.map(\.line)))
+      ambiguities.append(Ambiguity(place: place(), matchingLines: matching.map(\.line)))
     }
     var result: [Resolution] = []
     for rule in matching {

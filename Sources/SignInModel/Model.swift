@@ -1,6 +1,6 @@
 /// A sign-in flow model loaded from one file in `models/`: the single source of truth
 /// that the explicit checker, the Z3 encoder, the fuzzer's oracle and the reports read.
-public struct SignInModel: Sendable {
+public final class SignInModel: Sendable {
   /// The model's own name (`model:` in the file).
   public let name: String
   /// The documentation generation it describes ("2023", "2024", "2026").
@@ -27,7 +27,10 @@ public struct SignInModel: Sendable {
   /// Indices of the built-in flow variables.
   public let builtins: Builtins
 
-  public var configurationIndices: Range<Int> { 0..<variables.firstIndex { $0.scope == .flow }! }
+  /// How many of `variables` are configuration variables (they come first).
+  public let configurationCount: Int
+
+  public var configurationIndices: Range<Int> { 0..<configurationCount }
   public var flowIndices: Range<Int> { configurationIndices.upperBound..<variables.count }
 
   /// The number of configurations before constraints: the product of the domains.
@@ -47,6 +50,26 @@ public struct SignInModel: Sendable {
     case .error(let e): return "\(step.id) (thrown as \(e) on \(platform))"
     case .absent: return "\(step.id) (absent on \(platform))"
     }
+  }
+
+  public init(name: String, generation: String, summary: String, file: String, contentHash: String, platforms: [String], sources: [String], variables: [Variable], constraints: [Constraint], canSignIn: Expr?, mfaRequired: Expr?, optionSets: [OptionSet], responses: [ResponseClass], steps: [Step], routes: [Route], builtins: Builtins, configurationCount: Int) {
+    self.name = name
+    self.generation = generation
+    self.summary = summary
+    self.file = file
+    self.contentHash = contentHash
+    self.platforms = platforms
+    self.sources = sources
+    self.variables = variables
+    self.constraints = constraints
+    self.canSignIn = canSignIn
+    self.mfaRequired = mfaRequired
+    self.optionSets = optionSets
+    self.responses = responses
+    self.steps = steps
+    self.routes = routes
+    self.builtins = builtins
+    self.configurationCount = configurationCount
   }
 }
 
@@ -123,7 +146,7 @@ public struct SourceNote: Sendable {
 }
 
 /// A client-visible step (or the `signIn` entry), with its responses and their rules.
-public struct Step: Sendable {
+public final class Step: Sendable {
   public let id: String
   public let summary: String
   public let kind: StepKind
@@ -135,6 +158,18 @@ public struct Step: Sendable {
   public let line: Int
 
   public var isTerminal: Bool { kind == .signedIn || kind == .restart }
+
+  public init(id: String, summary: String, kind: StepKind, isSignedIn: Bool, names: [PlatformName], offers: Offers?, responses: [StepResponse], notes: [SourceNote], line: Int) {
+    self.id = id
+    self.summary = summary
+    self.kind = kind
+    self.isSignedIn = isSignedIn
+    self.names = names
+    self.offers = offers
+    self.responses = responses
+    self.notes = notes
+    self.line = line
+  }
 }
 
 /// The rules for one response class at one step; exactly one should apply in any state.
@@ -147,14 +182,20 @@ public struct StepResponse: Sendable {
 
 /// A named group of rules with no response of its own: a decision the server makes
 /// (e.g. which MFA challenge follows the first factor). `goto:` may name a route.
-public struct Route: Sendable {
+public final class Route: Sendable {
   public let name: String
   public let rules: [Rule]
   public let line: Int
+
+  public init(name: String, rules: [Rule], line: Int) {
+    self.name = name
+    self.rules = rules
+    self.line = line
+  }
 }
 
 /// A guarded transition: when `guard` holds, apply `effects` and take `outcome`.
-public struct Rule: Sendable {
+public final class Rule: Sendable {
   public let guardExpr: Expr
   public let guardText: String
   /// Assignments, evaluated in the state before the rule (simultaneously).
@@ -163,6 +204,15 @@ public struct Rule: Sendable {
   /// The define-auth-challenge trigger failed authentication in this transition.
   public let failsAuthentication: Bool
   public let line: Int
+
+  public init(guardExpr: Expr, guardText: String, effects: [(variable: Int, value: Expr)], outcome: Outcome, failsAuthentication: Bool, line: Int) {
+    self.guardExpr = guardExpr
+    self.guardText = guardText
+    self.effects = effects
+    self.outcome = outcome
+    self.failsAuthentication = failsAuthentication
+    self.line = line
+  }
 }
 
 /// What a transition leads to.

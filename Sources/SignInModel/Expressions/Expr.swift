@@ -106,3 +106,36 @@ extension Expr {
     try evaluate(valuation) != 0
   }
 }
+
+extension Expr {
+  /// Kleene three-valued evaluation: `nil` when the value depends on unassigned variables.
+  public func evaluatePartially(_ valuation: [Int]) -> Int? {
+    switch self {
+    case .constant(let c): return c
+    case .variable(let i): return valuation[i] == unassigned ? nil : valuation[i]
+    case .not(let a): return a.evaluatePartially(valuation).map { $0 == 0 ? 1 : 0 }
+    case .and(let xs):
+      var unknown = false
+      for x in xs {
+        guard let v = x.evaluatePartially(valuation) else { unknown = true; continue }
+        if v == 0 { return 0 }
+      }
+      return unknown ? nil : 1
+    case .or(let xs):
+      var unknown = false
+      for x in xs {
+        guard let v = x.evaluatePartially(valuation) else { unknown = true; continue }
+        if v != 0 { return 1 }
+      }
+      return unknown ? nil : 0
+    case .implies(let a, let b):
+      return Expr.or([.not(a), b]).evaluatePartially(valuation)
+    case .member(let a, let set):
+      return a.evaluatePartially(valuation).map { set.contains($0) ? 1 : 0 }
+    case .equal(let a, let b), .notEqual(let a, let b), .less(let a, let b), .lessOrEqual(let a, let b),
+      .add(let a, let b), .subtract(let a, let b):
+      guard a.evaluatePartially(valuation) != nil, b.evaluatePartially(valuation) != nil else { return nil }
+      return try? evaluate(valuation)
+    }
+  }
+}

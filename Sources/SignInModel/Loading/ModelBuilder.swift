@@ -285,7 +285,8 @@ final class ModelBuilder {
     return SignInModel(
       name: name, generation: generation, summary: summary, file: file, contentHash: hash, platforms: platforms,
       sources: sources, variables: variables, constraints: constraints, canSignIn: canSignIn, mfaRequired: mfaRequired,
-      optionSets: optionSets, responses: responses, steps: steps, routes: routes, builtins: builtins)
+      optionSets: optionSets, responses: responses, steps: steps, routes: routes, builtins: builtins,
+      configurationCount: variables.filter { $0.scope == .configuration }.count)
   }
 
   private func checkConfigurationOnly(_ expr: Expr, _ node: Node?, _ what: String) {
