@@ -17,6 +17,8 @@ final class ModelBuilder {
 
   private var variables: [Variable] = []
   private var variableIndex: [String: Int] = [:]
+  /// Names declared with a broken domain: later uses are not reported again.
+  private var poisoned: Set<String> = []
   private var definitions: [String: (Expr, ExprType)] = [:]
   private var platforms: [String] = []
   private var responseIndex: [String: Int] = [:]
@@ -35,7 +37,7 @@ final class ModelBuilder {
   private func report(_ node: Node?, _ message: String, offset: Int = 0) {
     let mark = node?.mark
     var column = mark?.column ?? 0
-    if column > 0, offset > 0 {
+    if column > 0 {
       // Quoted scalars start one column before their text.
       let quoted = node?.scalar.map { $0.style == .doubleQuoted || $0.style == .singleQuoted } ?? false
       column += offset + (quoted ? 1 : 0)
@@ -122,9 +124,14 @@ final class ModelBuilder {
     do {
       return try ExprTypeChecker(scope: scope).check(text, expecting: type)
     } catch {
-      report(node, "in '\(text)': \(error.message)", offset: error.offset)
+      if !isCascade(error) { report(node, "in '\(text)': \(error.message)", offset: error.offset) }
       return nil
     }
+  }
+
+  /// An unknown-name error about a variable whose declaration was already reported.
+  private func isCascade(_ error: ExpressionError) -> Bool {
+    poisoned.contains { error.message.hasPrefix("unknown name '\($0)'") }
   }
 
   // MARK: - Build
@@ -175,7 +182,7 @@ final class ModelBuilder {
       do {
         definitions[item.key] = try ExprTypeChecker(scope: scope).checkAny(text)
       } catch {
-        report(item.value, "in definition '\(item.key)': \(error.message)", offset: error.offset)
+        if !isCascade(error) { report(item.value, "in definition '\(item.key)': \(error.message)", offset: error.offset) }
       }
     }
     func booleanDefinition(_ name: String) -> Expr? {
@@ -321,7 +328,10 @@ final class ModelBuilder {
         return
       }
     }
-    guard let domain = domain(domainNode!, variable: item.key) else { return }
+    guard let domain = domain(domainNode!, variable: item.key) else {
+      poisoned.insert(item.key)
+      return
+    }
     var initial = domain.values.first ?? 0
     if scope == .configuration, let initialNode {
       report(initialNode, "configuration variable '\(item.key)' cannot have an initial value; every value is checked")

@@ -21,7 +21,7 @@ public enum ModelLoader {
     do {
       root = try Yams.compose(yaml: yaml)
     } catch let error as YamlError {
-      throw ModelLoadError(diagnostics: [syntaxDiagnostic(error, file: file)])
+      throw ModelLoadError(diagnostics: [syntaxDiagnostic(error, file: file, yaml: yaml)])
     } catch {
       throw ModelLoadError(diagnostics: [ModelDiagnostic(file: file, line: 0, message: "YAML syntax error: \(error)")])
     }
@@ -38,8 +38,22 @@ public enum ModelLoader {
     return model!
   }
 
-  private static func syntaxDiagnostic(_ error: YamlError, file: String) -> ModelDiagnostic {
+  private static func syntaxDiagnostic(_ error: YamlError, file: String, yaml: String) -> ModelDiagnostic {
     switch error {
+    case .duplicatedKeysInMapping(let duplicates, let context):
+      // Yams marks the first key; find the repeat below it at the same indentation.
+      let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
+      let name = duplicates.first ?? "?"
+      let first = context.mark.line
+      let indent = String(repeating: " ", count: max(0, context.mark.column - 1))
+      var line = first
+      for (i, text) in lines.enumerated() where i + 1 > first && text.hasPrefix(indent + name + ":") {
+        line = i + 1
+        break
+      }
+      return ModelDiagnostic(
+        file: file, line: line, column: context.mark.column,
+        message: "duplicate name '\(name)' (first at line \(first))")
     case .scanner(let context, let problem, let mark, _),
       .parser(let context, let problem, let mark, _),
       .composer(let context, let problem, let mark, _):

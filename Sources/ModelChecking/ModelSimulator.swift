@@ -1,0 +1,121 @@
+import SignInModel
+
+/// Runs one concrete configuration through a model, one response at a time, the way a
+/// client would see it. Tests use it to state documented transitions; the fuzzer's oracle
+/// and the conformance runner ask it what the model expects.
+public struct ModelSimulator: Sendable {
+  /// Why a simulation could not go on.
+  public enum Failure: Error, Equatable, CustomStringConvertible {
+    case unknownVariable(String, suggestion: String?)
+    case badValue(variable: String, value: String, domain: String)
+    case missingVariable(String)
+    case constraintViolated(String)
+    case unknownResponse(String, suggestion: String?)
+    case responseNotAccepted(response: String, step: String)
+    case flowEnded(String)
+    case notDeterministic(String)
+
+    public var description: String {
+      switch self {
+      case .unknownVariable(let n, let s): return "unknown variable '\(n)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
+      case .badValue(let v, let value, let d): return "'\(value)' is not in the domain \(d) of '\(v)'"
+      case .missingVariable(let n): return "the configuration gives no value for '\(n)'"
+      case .constraintViolated(let c): return "the configuration breaks the constraint \(c)"
+      case .unknownResponse(let n, let s): return "unknown response '\(n)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
+      case .responseNotAccepted(let r, let s): return "step '\(s)' does not accept the response '\(r)'"
+      case .flowEnded(let how): return "the flow has already ended (\(how)); a new signIn is needed"
+      case .notDeterministic(let place): return "the model is not deterministic here: \(place)"
+      }
+    }
+  }
+
+  public let model: SignInModel
+  public private(set) var valuation: [Int]
+  /// The current step (model index), or nil once the flow restarted.
+  public private(set) var step: Int?
+  public private(set) var trace: [TraceStep] = []
+
+  /// Starts at `signIn` with every configuration variable given by name.
+  public init(model: SignInModel, configuration: [String: String]) throws(Failure) {
+    self.model = model
+    var values = [Int](repeating: unassigned, count: model.variables.count)
+    for (name, text) in configuration {
+      guard let i = model.variableIndex(named: name), model.variables[i].scope == .configuration else {
+        throw .unknownVariable(name, suggestion: Suggestions.closest(
+          to: name, among: model.configurationIndices.map { model.variables[$0].name }))
+      }
+      let domain = model.variables[i].domain
+      guard let v = domain.values.first(where: { domain.render($0) == text }) else {
+        throw .badValue(variable: name, value: text, domain: domain.spelling)
+      }
+      values[i] = v
+    }
+    for i in model.configurationIndices where values[i] == unassigned {
+      throw .missingVariable(model.variables[i].name)
+    }
+    for c in model.constraints where (try? c.expr.holds(values)) != true { throw .constraintViolated(c.text) }
+    for i in model.flowIndices { values[i] = model.variables[i].initial }
+    valuation = values
+    step = 0
+  }
+
+  /// The current step's model id, or nil after a restart.
+  public var stepID: String? { step.map { model.steps[$0].id } }
+
+  /// The options the current step offers, if it is a selection step.
+  public var offered: [String] {
+    guard let step, let offers = model.steps[step].offers else { return [] }
+    let set = model.optionSets[offers.optionSet]
+    return offers.conditions.filter { (try? $0.when.holds(valuation)) == true }.map { set.options[$0.option].name }
+  }
+
+  /// Gives `response` at the current step and returns what it produced.
+  @discardableResult
+  public mutating func respond(_ response: String) throws(Failure) -> TraceOutcome {
+    guard let step else { throw .flowEnded(trace.last.map { "\($0.outcome)" } ?? "restart") }
+    let current = model.steps[step]
+    if current.isTerminal { throw .flowEnded("step \(current.id)") }
+    guard let r = model.responses.firstIndex(where: { $0.name == response }) else {
+      throw .unknownResponse(response, suggestion: Suggestions.closest(to: response, among: model.responses.map(\.name)))
+    }
+    guard let stepResponse = current.responses.first(where: { $0.response == r }) else {
+      throw .responseNotAccepted(response: response, step: current.id)
+    }
+    var ambiguities: [Ambiguity] = []
+    let resolutions: [Resolution]
+    do {
+      resolutions = try model.resolve(
+        stepResponse.rules, place: "response '\(response)' at step '\(current.id)'", valuation: valuation,
+        ambiguities: &ambiguities)
+    } catch {
+      throw .missingVariable(model.variables[error.index].name)
+    }
+    guard resolutions.count == 1, ambiguities.isEmpty, let resolution = resolutions.first else {
+      throw .notDeterministic(ambiguities.first?.place ?? "response '\(response)' at step '\(current.id)'")
+    }
+    var changes: [String: String] = [:]
+    for i in model.flowIndices where resolution.valuation[i] != valuation[i] {
+      let d = model.variables[i].domain
+      changes[model.variables[i].name] = "\(d.render(valuation[i])) -> \(d.render(resolution.valuation[i]))"
+    }
+    let outcome: TraceOutcome
+    switch resolution.outcome {
+    case .step(let s):
+      outcome = .step(model.steps[s].id)
+      self.step = s
+    case .error(let name):
+      outcome = .error(name, stays: current.id)
+    case .restart(let reason):
+      outcome = .restart(reason)
+      self.step = nil
+    case .route:
+      outcome = .restart("internal: unresolved route")
+      self.step = nil
+    }
+    valuation = resolution.valuation
+    trace.append(TraceStep(
+      call: current.kind == .entry ? "signIn" : "confirmSignIn", response: response, stepBefore: current.id, outcome: outcome,
+      changes: changes, ruleLines: resolution.ruleLines))
+    return outcome
+  }
+}

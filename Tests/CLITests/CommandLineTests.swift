@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+/// Runs the built `signin-spec` binary and checks its output and exit status.
+@Suite("The signin-spec command line")
+struct CommandLineTests {
+  struct Run {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+  }
+
+  static var binary: URL {
+    // The test bundle sits in the same products folder as the executable.
+    var candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+    candidates.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug"))
+    for folder in candidates {
+      let url = folder.appendingPathComponent("signin-spec")
+      if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+    }
+    return candidates.last!.appendingPathComponent("signin-spec")
+  }
+
+  static func run(_ arguments: [String]) throws -> Run {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+               stderr: String(decoding: stderr, as: UTF8.self))
+  }
+
+  static func temporaryModel(_ text: String) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("signin-spec-\(UUID().uuidString).yaml").path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test("verify on the shipped models exits 0 and prints every invariant as holding")
+  func verifyShipped() throws {
+    let run = try Self.run(["verify", "models/2023-swift.yaml"])
+    #expect(run.status == 0)
+    #expect(run.stdout.contains("  holds     failAuthenticationRestarts  after the define trigger fails authentication"))
+    #expect(run.stdout.hasSuffix("1 model, 9 checks: 9 hold\n"))
+  }
+
+  @Test("a violated invariant exits 1 and prints the shortest counterexample with platform names")
+  func verifyViolation() throws {
+    let text = try String(contentsOfFile: "models/2023-swift.yaml", encoding: .utf8).replacingOccurrences(
+      of: "      failingAnswer:\n        - restart: \"NotAuthorizedException: the define trigger failed authentication\"",
+      with: "      failingAnswer:\n        - error: NotAuthorizedException")
+    let path = try Self.temporaryModel(text)
+    let run = try Self.run(["verify", path, "--invariant", "failAuthenticationRestarts", "--platform", "js"])
+    #expect(run.status == 1)
+    #expect(run.stdout.contains("VIOLATED  failAuthenticationRestarts"))
+    #expect(run.stdout.contains("shortest counterexample, 3 calls:"))
+    #expect(run.stdout.contains("1. signIn(correctPassword)       -> CONFIRM_SIGN_IN_WITH_CUSTOM_CHALLENGE"))
+    #expect(run.stdout.contains("3. confirmSignIn(correctAnswer)  -> DONE"))
+    #expect(run.stdout.hasSuffix("1 model, 1 checks: 0 hold, 1 violated\n"))
+  }
+
+  @Test("a malformed model exits 2 with file:line:column and a suggestion")
+  func malformedModel() throws {
+    let text = try String(contentsOfFile: "models/2023-swift.yaml", encoding: .utf8)
+      .replacingOccurrences(of: "goto: confirmSignInWithTOTPCode", with: "goto: confirmSignInWithTOTPCod")
+    let path = try Self.temporaryModel(text)
+    let run = try Self.run(["verify", path])
+    #expect(run.status == 2)
+    #expect(run.stderr.contains("\(path):"))
+    #expect(run.stderr.contains(": error: unknown step 'confirmSignInWithTOTPCod'; did you mean 'confirmSignInWithTOTPCode'?"))
+    #expect(run.stdout.isEmpty)
+  }
+
+  @Test("an unknown invariant is a usage error (64) that suggests the closest name")
+  func unknownInvariant() throws {
+    let run = try Self.run(["verify", "--invariant", "terminate"])
+    #expect(run.status == 64)
+    #expect(run.stderr.contains("unknown invariant 'terminate'; did you mean 'terminates'?"))
+  }
+
+  @Test("--format json reports each verdict and --junit writes one test case per model and invariant")
+  func machineReadable() throws {
+    let junit = FileManager.default.temporaryDirectory.appendingPathComponent("signin-\(UUID().uuidString).xml").path
+    let run = try Self.run(["verify", "models/2023-swift.yaml", "models/2024-flutter.yaml", "--format", "json", "--junit", junit])
+    #expect(run.status == 0)
+    let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+    let models = json?["models"] as? [[String: Any]]
+    #expect(models?.count == 2)
+    let invariants = models?.first?["invariants"] as? [[String: Any]]
+    #expect(invariants?.count == 9)
+    #expect(invariants?.allSatisfy { $0["verdict"] as? String == "holds" } == true)
+    let xml = try String(contentsOfFile: junit, encoding: .utf8)
+    #expect(xml.components(separatedBy: "<testcase ").count - 1 == 18)
+    #expect(xml.contains("<testsuites name=\"signin-spec verify\" tests=\"18\" failures=\"0\">"))
+  }
+
+  @Test("list shows each step with every platform's name and the seeds' disagreements")
+  func list() throws {
+    let run = try Self.run(["list", "models/2026-all-platforms.yaml"])
+    #expect(run.status == 0)
+    #expect(run.stdout.contains("  resetPassword [ends: new signIn needed]"))
+    #expect(run.stdout.contains("      android  thrown as PasswordResetRequiredException, not a step"))
+    #expect(run.stdout.contains("CONFIRM_SIGN_IN_WITH_EMAIL_MFA_CODE"))
+    #expect(run.stdout.contains("Invariants:"))
+  }
+
+  @Test("a missing model path is a usage error")
+  func missingPath() throws {
+    let run = try Self.run(["verify", "no/such/model.yaml"])
+    #expect(run.status == 64)
+    #expect(run.stderr.contains("no such model file or folder: no/such/model.yaml"))
+  }
+}
