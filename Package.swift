@@ -24,16 +24,18 @@ let package = Package(
       name: "SignInModel",
       dependencies: [.product(name: "Yams", package: "Yams")]),
     .target(name: "ModelChecking", dependencies: ["SignInModel"]),
-    .target(name: "Reporting", dependencies: ["SignInModel", "ModelChecking"]),
+    .target(name: "SymbolicChecking", dependencies: ["SignInModel", "ModelChecking", "Z3Kit"]),
+    .target(name: "Reporting", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
     .executableTarget(
       name: "signin-spec",
       dependencies: [
-        "SignInModel", "ModelChecking", "Reporting", "Z3Kit",
+        "SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Z3Kit",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "SignInModelTests", dependencies: ["SignInModel"]),
     .testTarget(name: "ModelCheckingTests", dependencies: ["SignInModel", "ModelChecking", "Reporting"]),
     .testTarget(name: "Z3KitTests", dependencies: ["Z3Kit"]),
+    .testTarget(name: "SymbolicCheckingTests", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
     .testTarget(name: "CLITests", dependencies: []),
   ]
 )

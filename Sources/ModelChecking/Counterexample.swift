@@ -3,6 +3,11 @@
 public struct Assignment: Sendable, Codable, Equatable {
   public let variable: String
   public let value: String?
+
+  public init(variable: String, value: String?) {
+    self.variable = variable
+    self.value = value
+  }
 }
 
 /// One call in a counterexample trace and what it produced.
@@ -19,6 +24,15 @@ public struct TraceStep: Sendable, Codable, Equatable {
   public let changes: [String: String]
   /// Lines of the model rules that decided the outcome (step rule, then route rules).
   public let ruleLines: [Int]
+
+  public init(call: String, response: String, stepBefore: String, outcome: TraceOutcome, changes: [String: String], ruleLines: [Int]) {
+    self.call = call
+    self.response = response
+    self.stepBefore = stepBefore
+    self.outcome = outcome
+    self.changes = changes
+    self.ruleLines = ruleLines
+  }
 }
 
 /// The result of one call: a step, a retryable error on the same step, or a restart.
@@ -37,6 +51,14 @@ public struct Counterexample: Sendable, Codable, Equatable {
   public let steps: [TraceStep]
   /// For a cycle: the index in `steps` where the repeating part begins.
   public let loopStartsAt: Int?
+
+  public init(invariant: Invariant, message: String, configuration: [Assignment], steps: [TraceStep], loopStartsAt: Int?) {
+    self.invariant = invariant
+    self.message = message
+    self.configuration = configuration
+    self.steps = steps
+    self.loopStartsAt = loopStartsAt
+  }
 
   /// Number of calls in the trace.
   public var length: Int { steps.count }

@@ -24,9 +24,11 @@ public struct ExplicitChecker: Sendable {
   }
 
   /// Runs the check; `invariants` limits which verdicts are reported.
-  public func check(invariants: [Invariant] = Invariant.allCases) -> CheckReport {
+  /// - Parameter configuration: check only configurations that agree with this partial
+  ///   assignment (`unassigned` = any); nil checks them all.
+  public func check(invariants: [Invariant] = Invariant.allCases, configuration: [Int]? = nil) -> CheckReport {
     let start = DispatchTime.now()
-    let root = [Int](repeating: unassigned, count: model.configurationIndices.count)
+    let root = configuration ?? [Int](repeating: unassigned, count: model.configurationIndices.count)
 
     // Expand the fork tree breadth-first until there is enough work to share.
     var frontier: [WorkItem] = [WorkItem(config: root, key: [], graph: nil, canSignIn: true)]

@@ -7,8 +7,13 @@ public func z3Version() -> String {
   return "\(major).\(minor).\(build).\(revision)"
 }
 
-/// Owns one reference-counted Z3 context (`Z3_mk_context_rc`); every `Z3Term`
-/// made from it holds a reference and releases it when dropped.
+/// Sets a Z3 global parameter, e.g. `memory_max_size` (megabytes) for every context.
+public func z3SetGlobalParameter(_ name: String, _ value: String) {
+  Z3_global_param_set(name, value)
+}
+
+/// Owns one reference-counted Z3 context (`Z3_mk_context_rc`); every `Z3Term` made from
+/// it holds a reference and releases it when dropped, so long runs do not leak.
 public final class Z3Context: @unchecked Sendable {
   let raw: Z3_context
 
@@ -26,15 +31,72 @@ public final class Z3Context: @unchecked Sendable {
 
   deinit { Z3_del_context(raw) }
 
+  var intSort: Z3_sort { Z3_mk_int_sort(raw) }
+
   /// An integer constant named `name`.
   public func intConstant(_ name: String) -> Z3Term {
-    let symbol = Z3_mk_string_symbol(raw, name)
-    return Z3Term(self, Z3_mk_const(raw, symbol, Z3_mk_int_sort(raw)))
+    Z3Term(self, Z3_mk_const(raw, Z3_mk_string_symbol(raw, name), intSort))
   }
 
   /// The integer literal `value`.
   public func int(_ value: Int) -> Z3Term {
-    Z3Term(self, Z3_mk_int64(raw, Int64(value), Z3_mk_int_sort(raw)))
+    Z3Term(self, Z3_mk_int64(raw, Int64(value), intSort))
+  }
+
+  public func bool(_ value: Bool) -> Z3Term { Z3Term(self, value ? Z3_mk_true(raw) : Z3_mk_false(raw)) }
+
+  public func and(_ terms: [Z3Term]) -> Z3Term {
+    if terms.isEmpty { return bool(true) }
+    if terms.count == 1 { return terms[0] }
+    let args: [Z3_ast?] = terms.map(\.raw)
+    return Z3Term(self, Z3_mk_and(raw, UInt32(args.count), args))
+  }
+
+  public func or(_ terms: [Z3Term]) -> Z3Term {
+    if terms.isEmpty { return bool(false) }
+    if terms.count == 1 { return terms[0] }
+    let args: [Z3_ast?] = terms.map(\.raw)
+    return Z3Term(self, Z3_mk_or(raw, UInt32(args.count), args))
+  }
+
+  public func not(_ term: Z3Term) -> Z3Term { Z3Term(self, Z3_mk_not(raw, term.raw)) }
+  public func implies(_ a: Z3Term, _ b: Z3Term) -> Z3Term { Z3Term(self, Z3_mk_implies(raw, a.raw, b.raw)) }
+  public func equal(_ a: Z3Term, _ b: Z3Term) -> Z3Term { Z3Term(self, Z3_mk_eq(raw, a.raw, b.raw)) }
+  public func less(_ a: Z3Term, _ b: Z3Term) -> Z3Term { Z3Term(self, Z3_mk_lt(raw, a.raw, b.raw)) }
+  public func lessOrEqual(_ a: Z3Term, _ b: Z3Term) -> Z3Term { Z3Term(self, Z3_mk_le(raw, a.raw, b.raw)) }
+  public func ite(_ c: Z3Term, _ a: Z3Term, _ b: Z3Term) -> Z3Term { Z3Term(self, Z3_mk_ite(raw, c.raw, a.raw, b.raw)) }
+
+  public func add(_ a: Z3Term, _ b: Z3Term) -> Z3Term {
+    let args: [Z3_ast?] = [a.raw, b.raw]
+    return Z3Term(self, Z3_mk_add(raw, 2, args))
+  }
+
+  public func subtract(_ a: Z3Term, _ b: Z3Term) -> Z3Term {
+    let args: [Z3_ast?] = [a.raw, b.raw]
+    return Z3Term(self, Z3_mk_sub(raw, 2, args))
+  }
+
+  /// Z3's simplifier.
+  public func simplify(_ term: Z3Term) -> Z3Term { Z3Term(self, Z3_simplify(raw, term.raw)) }
+
+  /// `term` with each constant in `from` replaced by the term at the same index in `to`.
+  public func substitute(_ term: Z3Term, _ from: [Z3Term], _ to: [Z3Term]) -> Z3Term {
+    let f: [Z3_ast?] = from.map(\.raw), t: [Z3_ast?] = to.map(\.raw)
+    return Z3Term(self, Z3_substitute(raw, term.raw, UInt32(f.count), f, t))
+  }
+
+  /// `∀ variables. body`, with `variables` given as constants.
+  public func forAll(_ variables: [Z3Term], _ body: Z3Term) -> Z3Term {
+    if variables.isEmpty { return body }
+    let apps: [Z3_app?] = variables.map { Z3_to_app(raw, $0.raw) }
+    return Z3Term(self, Z3_mk_forall_const(raw, 0, UInt32(apps.count), apps, 0, nil, body.raw))
+  }
+
+  /// A relation over integers, for the fixedpoint engine.
+  public func relation(_ name: String, arity: Int) -> Z3Relation {
+    let domain: [Z3_sort?] = Array(repeating: intSort, count: arity)
+    let decl = Z3_mk_func_decl(raw, Z3_mk_string_symbol(raw, name), UInt32(arity), domain, Z3_mk_bool_sort(raw))!
+    return Z3Relation(self, decl)
   }
 
   /// The last error Z3 reported on this context, if any.
@@ -58,25 +120,40 @@ public final class Z3Term: @unchecked Sendable {
 
   deinit { Z3_dec_ref(context.raw, raw) }
 
-  public static func > (lhs: Z3Term, rhs: Z3Term) -> Z3Term {
-    Z3Term(lhs.context, Z3_mk_gt(lhs.context.raw, lhs.raw, rhs.raw))
-  }
-  public static func < (lhs: Z3Term, rhs: Z3Term) -> Z3Term {
-    Z3Term(lhs.context, Z3_mk_lt(lhs.context.raw, lhs.raw, rhs.raw))
-  }
-  public static func == (lhs: Z3Term, rhs: Z3Term) -> Z3Term {
-    Z3Term(lhs.context, Z3_mk_eq(lhs.context.raw, lhs.raw, rhs.raw))
-  }
-  public static func && (lhs: Z3Term, rhs: Z3Term) -> Z3Term {
-    let args: [Z3_ast?] = [lhs.raw, rhs.raw]
-    return Z3Term(lhs.context, Z3_mk_and(lhs.context.raw, 2, args))
-  }
+  public static func > (lhs: Z3Term, rhs: Z3Term) -> Z3Term { lhs.context.less(rhs, lhs) }
+  public static func < (lhs: Z3Term, rhs: Z3Term) -> Z3Term { lhs.context.less(lhs, rhs) }
+  public static func == (lhs: Z3Term, rhs: Z3Term) -> Z3Term { lhs.context.equal(lhs, rhs) }
+  public static func && (lhs: Z3Term, rhs: Z3Term) -> Z3Term { lhs.context.and([lhs, rhs]) }
 
   /// Z3's own rendering of the term (SMT-LIB 2 syntax).
   public var description: String { String(cString: Z3_ast_to_string(context.raw, raw)) }
+
+  /// True for the literal `true` / `false` after simplification.
+  public var isTrue: Bool { Z3_get_bool_value(context.raw, raw) == Z3_L_TRUE }
+  public var isFalse: Bool { Z3_get_bool_value(context.raw, raw) == Z3_L_FALSE }
 }
 
-/// The answer of a satisfiability query.
+/// A relation symbol (an uninterpreted predicate over integers).
+public final class Z3Relation: @unchecked Sendable {
+  let context: Z3Context
+  let decl: Z3_func_decl
+
+  init(_ context: Z3Context, _ decl: Z3_func_decl) {
+    self.context = context
+    self.decl = decl
+    Z3_inc_ref(context.raw, Z3_func_decl_to_ast(context.raw, decl))
+  }
+
+  deinit { Z3_dec_ref(context.raw, Z3_func_decl_to_ast(context.raw, decl)) }
+
+  /// The application `R(arguments)`.
+  public func callAsFunction(_ arguments: [Z3Term]) -> Z3Term {
+    let args: [Z3_ast?] = arguments.map(\.raw)
+    return Z3Term(context, Z3_mk_app(context.raw, decl, UInt32(args.count), args))
+  }
+}
+
+/// The answer of a satisfiability or reachability query.
 public enum Z3Result: Equatable, Sendable {
   case satisfiable, unsatisfiable
   case unknown(reason: String)
@@ -96,6 +173,8 @@ public final class Z3Solver: @unchecked Sendable {
   deinit { Z3_solver_dec_ref(context.raw, raw) }
 
   public func assert(_ term: Z3Term) { Z3_solver_assert(context.raw, raw, term.raw) }
+  public func push() { Z3_solver_push(context.raw, raw) }
+  public func pop() { Z3_solver_pop(context.raw, raw, 1) }
 
   public func check() -> Z3Result {
     switch Z3_solver_check(context.raw, raw) {
@@ -117,5 +196,55 @@ public final class Z3Solver: @unchecked Sendable {
     var value: Int64 = 0
     guard Z3_get_numeral_int64(context.raw, result, &value) else { return nil }
     return Int(value)
+  }
+}
+
+/// Z3's fixedpoint engine (Spacer) over constrained Horn clauses.
+public final class Z3Fixedpoint: @unchecked Sendable {
+  let context: Z3Context
+  let raw: Z3_fixedpoint
+  private var ruleCount = 0
+
+  /// - Parameter timeoutMilliseconds: bounds each `query`; hitting it answers `unknown`.
+  public init(_ context: Z3Context, timeoutMilliseconds: UInt32) {
+    self.context = context
+    raw = Z3_mk_fixedpoint(context.raw)
+    Z3_fixedpoint_inc_ref(context.raw, raw)
+    let params = Z3_mk_params(context.raw)!
+    Z3_params_inc_ref(context.raw, params)
+    Z3_params_set_symbol(context.raw, params, Z3_mk_string_symbol(context.raw, "engine"), Z3_mk_string_symbol(context.raw, "spacer"))
+    Z3_params_set_uint(context.raw, params, Z3_mk_string_symbol(context.raw, "timeout"), timeoutMilliseconds)
+    Z3_fixedpoint_set_params(context.raw, raw, params)
+    Z3_params_dec_ref(context.raw, params)
+  }
+
+  deinit { Z3_fixedpoint_dec_ref(context.raw, raw) }
+
+  public func register(_ relation: Z3Relation) { Z3_fixedpoint_register_relation(context.raw, raw, relation.decl) }
+
+  /// Adds a Horn clause, already closed with `forAll`.
+  public func addRule(_ rule: Z3Term) {
+    ruleCount += 1
+    Z3_fixedpoint_add_rule(context.raw, raw, rule.raw, Z3_mk_string_symbol(context.raw, "r\(ruleCount)"))
+  }
+
+  /// Is some application of `relation` derivable? `.satisfiable` means reachable.
+  public func query(_ relation: Z3Relation) -> Z3Result {
+    var decls: [Z3_func_decl?] = [relation.decl]
+    switch Z3_fixedpoint_query_relations(context.raw, raw, 1, &decls) {
+    case Z3_L_TRUE: return .satisfiable
+    case Z3_L_FALSE: return .unsatisfiable
+    default: return .unknown(reason: String(cString: Z3_fixedpoint_get_reason_unknown(context.raw, raw)))
+    }
+  }
+
+  /// After `.unsatisfiable`: the inductive invariant Z3 found for `relation`, over its
+  /// arguments given as `arguments`; nil when Z3 has none to give.
+  public func invariant(of relation: Z3Relation, arguments: [Z3Term]) -> Z3Term? {
+    guard let cover = Z3_fixedpoint_get_cover_delta(context.raw, raw, -1, relation.decl) else { return nil }
+    let term = Z3Term(context, cover)
+    // The cover is over de Bruijn variables 0..n-1 in argument order.
+    let args: [Z3_ast?] = arguments.map(\.raw)
+    return Z3Term(context, Z3_substitute_vars(context.raw, term.raw, UInt32(args.count), args))
   }
 }

@@ -139,3 +139,25 @@ extension Expr {
     }
   }
 }
+
+extension Expr {
+  /// The expression with each variable in `replacements` replaced by its expression.
+  public func substituting(_ replacements: [Int: Expr]) -> Expr {
+    if replacements.isEmpty { return self }
+    switch self {
+    case .constant: return self
+    case .variable(let i): return replacements[i] ?? self
+    case .not(let a): return .not(a.substituting(replacements))
+    case .and(let xs): return .and(xs.map { $0.substituting(replacements) })
+    case .or(let xs): return .or(xs.map { $0.substituting(replacements) })
+    case .implies(let a, let b): return .implies(a.substituting(replacements), b.substituting(replacements))
+    case .equal(let a, let b): return .equal(a.substituting(replacements), b.substituting(replacements))
+    case .notEqual(let a, let b): return .notEqual(a.substituting(replacements), b.substituting(replacements))
+    case .less(let a, let b): return .less(a.substituting(replacements), b.substituting(replacements))
+    case .lessOrEqual(let a, let b): return .lessOrEqual(a.substituting(replacements), b.substituting(replacements))
+    case .add(let a, let b): return .add(a.substituting(replacements), b.substituting(replacements))
+    case .subtract(let a, let b): return .subtract(a.substituting(replacements), b.substituting(replacements))
+    case .member(let a, let set): return .member(a.substituting(replacements), set)
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import ModelChecking
+import SignInModel
+import Z3Kit
+
+/// Prints the inductive invariant Spacer found for `Reach` in the model's own terms:
+/// variable names, enumeration values and step ids instead of integers.
+struct InvariantPrinter {
+  let model: SignInModel
+
+  func render(_ problem: HornProblem) -> String? {
+    let arguments = problem.arguments(step: problem.step, problem.state)
+    guard let invariant = problem.fixedpoint.invariant(of: problem.reach, arguments: arguments) else { return nil }
+    let tree = problem.context.simplify(invariant).tree
+    if case .bool(true) = tree { return "Reach is unconstrained: the property holds in every state (true)" }
+    let clauses: [Z3Tree]
+    if case .apply(.and, let parts) = tree { clauses = parts } else { clauses = [tree] }
+    return clauses.map { "  " + text($0) }.joined(separator: "\n")
+  }
+
+  private func domain(of name: String) -> Domain? {
+    if name == "step" { return .enumeration(model.steps.map(\.id)) }
+    return model.variables.first { $0.name == name }?.domain
+  }
+
+  private func value(_ n: Int, for other: Z3Tree) -> String {
+    if case .constant(let name) = other, let d = domain(of: name), d.contains(n) { return d.render(n) }
+    return String(n)
+  }
+
+  func text(_ tree: Z3Tree) -> String {
+    switch tree {
+    case .bool(let b): return b ? "true" : "false"
+    case .number(let n): return String(n)
+    case .constant(let name): return name
+    case .other(let s): return s
+    case .apply(let op, let args):
+      func binary(_ symbol: String) -> String {
+        guard args.count == 2 else { return args.map(text).joined(separator: " \(symbol) ") }
+        if case .number(let n) = args[1] { return "\(text(args[0])) \(symbol) \(value(n, for: args[0]))" }
+        if case .number(let n) = args[0] { return "\(value(n, for: args[1])) \(symbol) \(text(args[1]))" }
+        return "\(text(args[0])) \(symbol) \(text(args[1]))"
+      }
+      switch op {
+      case .and: return "(" + args.map(text).joined(separator: " && ") + ")"
+      case .or: return "(" + args.map(text).joined(separator: " || ") + ")"
+      case .not:
+        if case .apply(.equal, _) = args[0] { return text(args[0]).replacingOccurrences(of: " == ", with: " != ") }
+        return "!" + text(args[0])
+      case .implies: return "(" + text(args[0]) + " => " + text(args[1]) + ")"
+      case .equal: return binary("==")
+      case .distinct: return binary("!=")
+      case .lessOrEqual: return binary("<=")
+      case .greaterOrEqual: return binary(">=")
+      case .less: return binary("<")
+      case .greater: return binary(">")
+      case .add: return "(" + args.map(text).joined(separator: " + ") + ")"
+      case .multiply: return args.map(text).joined(separator: " * ")
+      case .negate: return "-" + text(args[0])
+      case .ite: return "(if \(text(args[0])) then \(text(args[1])) else \(text(args[2])))"
+      }
+    }
+  }
+}

@@ -1,0 +1,152 @@
+import Dispatch
+import ModelChecking
+import SignInModel
+import Z3Kit
+
+/// The verdict of a proof attempt on one invariant.
+public enum ProofVerdict: Sendable, Equatable {
+  /// Holds for every configuration and every path length.
+  case proven
+  case vacuous(reason: String)
+  /// Violated; the counterexample was replayed through the explicit semantics.
+  case violated(Counterexample)
+  /// Z3 gave no answer (time-out, memory cap) or the engines could not agree on a trace.
+  case unknown(reason: String)
+}
+
+/// One invariant's proof attempt.
+public struct ProofResult: Sendable {
+  public let invariant: Invariant
+  public let verdict: ProofVerdict
+  public let seconds: Double
+  /// How it was decided, for the report ("Spacer (CHC)", …).
+  public let method: String
+  /// For proven safety invariants: Spacer's inductive invariant, in the model's terms.
+  public let explanation: String?
+}
+
+/// Everything the symbolic checker found on one model.
+public struct ProofReport: Sendable {
+  public let model: SignInModel
+  public let results: [ProofResult]
+  public let seconds: Double
+}
+
+/// Proves invariants for all configurations and all path lengths with Z3: safety
+/// invariants and reachability as constrained Horn clauses solved by Spacer, `terminates`
+/// as dead-end freedom plus cycle freedom (liveness reduced to safety by a saved-state
+/// copy), and `doneReachable` by a backward fixpoint. A violation found by Z3 is made
+/// concrete by bounded search and replayed through the explicit engine before it is shown.
+public struct SymbolicChecker: Sendable {
+  public let model: SignInModel
+  public let timeoutMilliseconds: UInt32
+  public let maxDepth: Int
+
+  public init(model: SignInModel, timeoutMilliseconds: UInt32 = 30_000, maxDepth: Int = 40, memoryMegabytes: Int = 4096) {
+    self.model = model
+    self.timeoutMilliseconds = timeoutMilliseconds
+    self.maxDepth = maxDepth
+    z3SetGlobalParameter("memory_max_size", String(memoryMegabytes))
+  }
+
+  public func prove(invariants: [Invariant] = Invariant.allCases, explain: Bool = false) -> ProofReport {
+    let start = DispatchTime.now()
+    let results = invariants.map { prove($0, explain: explain) }
+    return ProofReport(model: model, results: results, seconds: elapsed(since: start))
+  }
+
+  func elapsed(since start: DispatchTime) -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+  }
+
+  func prove(_ invariant: Invariant, explain: Bool) -> ProofResult {
+    let start = DispatchTime.now()
+    let (verdict, method, explanation) = decide(invariant, explain: explain)
+    return ProofResult(invariant: invariant, verdict: verdict, seconds: elapsed(since: start), method: method, explanation: explanation)
+  }
+
+  private func decide(_ invariant: Invariant, explain: Bool) -> (ProofVerdict, String, String?) {
+    if !constraintsSatisfiable() {
+      return (.vacuous(reason: "no configuration satisfies the constraints"), "Z3 (SMT)", nil)
+    }
+    switch invariant {
+    case .doneReachable:
+      switch DoneReachability(model: model, timeoutMilliseconds: timeoutMilliseconds, maxIterations: 200).check() {
+      case .proven(let n): return (.proven, "backward fixpoint, \(n) iterations (Z3 SMT)", nil)
+      case .unknown(let reason): return (.unknown(reason: reason), "backward fixpoint (Z3 SMT)", nil)
+      case .violated(let configuration):
+        return (replay(invariant, configuration), "backward fixpoint (Z3 SMT)", nil)
+      }
+    case .stepsReachable:
+      var unreachable: [String] = []
+      for s in model.steps.indices {
+        let problem = HornProblem(model: model, timeoutMilliseconds: timeoutMilliseconds)
+        switch problem.ask(problem.question([(s, problem.context.bool(true))])) {
+        case .unsatisfiable: unreachable.append(model.steps[s].id)
+        case .satisfiable: break
+        case .unknown(let reason): return (.unknown(reason: "step \(model.steps[s].id): \(reason)"), "Spacer (CHC)", nil)
+        }
+      }
+      if unreachable.isEmpty { return (.proven, "Spacer (CHC), one reachability query per step", nil) }
+      return (.violated(Counterexample(
+        invariant: .stepsReachable, message: "unreachable under every configuration: " + unreachable.joined(separator: ", "),
+        configuration: [], steps: [], loopStartsAt: nil)), "Spacer (CHC)", nil)
+    default:
+      return safety(invariant, explain: explain)
+    }
+  }
+
+  private func safety(_ invariant: Invariant, explain: Bool) -> (ProofVerdict, String, String?) {
+    let method = invariant == .terminates ? "Spacer (CHC): dead ends, and cycles via a saved-state copy" : "Spacer (CHC)"
+    let problem = HornProblem(model: model, timeoutMilliseconds: timeoutMilliseconds)
+    let conditions = InvariantConditions(encoding: problem.encoding)
+    var questions = [problem.question(conditions.bad(invariant, problem.state))]
+    if invariant == .terminates { questions.append(problem.cycleQuestion()) }
+    for (i, question) in questions.enumerated() {
+      switch problem.ask(question) {
+      case .satisfiable:
+        let cycle = i == 1
+        let search = BoundedSearch(model: model, maxDepth: maxDepth, timeoutMilliseconds: timeoutMilliseconds)
+        guard let configuration = search.findConfiguration(cases: { cycle ? [] : $0.bad(invariant, $1) }, cycle: cycle) else {
+          return (.unknown(reason: "Spacer found a violation but bounded search found no path within \(maxDepth) calls"), method, nil)
+        }
+        return (replay(invariant, configuration), method, nil)
+      case .unknown(let reason):
+        return (.unknown(reason: reason), method, nil)
+      case .unsatisfiable:
+        continue
+      }
+    }
+    let explanation = explain ? InvariantPrinter(model: model).render(problem) : nil
+    // Non-vacuity: each witness must be reachable (a fresh problem per question).
+    for reason in conditions.witnesses(invariant, problem.state).map(\.reason) {
+      let witness = HornProblem(model: model, timeoutMilliseconds: timeoutMilliseconds)
+      let cases = InvariantConditions(encoding: witness.encoding).witnesses(invariant, witness.state)
+        .first { $0.reason == reason }?.cases ?? []
+      switch witness.ask(witness.question(cases)) {
+      case .unsatisfiable: return (.vacuous(reason: reason), method, explanation)
+      case .unknown(let why): return (.unknown(reason: "witness for non-vacuity: \(why)"), method, explanation)
+      case .satisfiable: continue
+      }
+    }
+    return (.proven, method, explanation)
+  }
+
+  private func constraintsSatisfiable() -> Bool {
+    let context = Z3Context(timeoutMilliseconds: timeoutMilliseconds)
+    let encoding = Z3Encoding(model: model, context: context)
+    let solver = Z3Solver(context)
+    solver.assert(encoding.validConfiguration(encoding.constants(model.configurationIndices)))
+    return solver.check() != .unsatisfiable
+  }
+
+  /// Runs the explicit engine on the configuration Z3 found; only a violation it confirms
+  /// is reported, with its shortest trace. Anything else means the engines disagree.
+  private func replay(_ invariant: Invariant, _ configuration: [Int]) -> ProofVerdict {
+    let report = ExplicitChecker(model: model, jobs: 1).check(invariants: [invariant], configuration: configuration)
+    if case .violated(let counterexample)? = report.results.first?.verdict { return .violated(counterexample) }
+    let values = model.configurationIndices.map { "\(model.variables[$0].name) = \(model.variables[$0].domain.render(configuration[$0]))" }
+    return .unknown(reason: "internal error: Z3 reports a violation the explicit engine does not confirm for "
+      + values.joined(separator: ", "))
+  }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import ModelChecking
+import Reporting
+import SignInModel
+import SymbolicChecking
+
+/// Proves every invariant for all configurations and all path lengths with Z3.
+struct Prove: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Prove the invariants with Z3 for every configuration and every path length.")
+
+  @OptionGroup var modelOptions: ModelOptions
+
+  @Option(name: .customLong("invariant"), help: "Prove only this invariant (repeatable).")
+  var invariantNames: [String] = []
+
+  @Flag(help: "Print the inductive invariant Z3 found for each proven safety property, in the model's terms.")
+  var explain = false
+
+  @Option(help: "Time limit for each Z3 query, in seconds; hitting it reports unknown.")
+  var timeout: Int = 60
+
+  @Option(help: "Memory cap for Z3, in megabytes; hitting it reports unknown.")
+  var memory: Int = 4096
+
+  @Option(help: "Show step names as this platform calls them (swift, js, android, flutter).")
+  var platform: String?
+
+  func validate() throws {
+    for name in invariantNames where Invariant(rawValue: name) == nil {
+      let suggestion = Suggestions.closest(to: name, among: Invariant.allCases.map(\.rawValue))
+      throw ValidationError("unknown invariant '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+    }
+    if timeout < 1 { throw ValidationError("--timeout must be at least 1 second") }
+  }
+
+  func run() throws {
+    let models = try modelOptions.loadModels()
+    let invariants = invariantNames.isEmpty ? Invariant.allCases : invariantNames.compactMap(Invariant.init(rawValue:))
+    var allProven = true
+    var internalError = false
+    for model in models {
+      let checker = SymbolicChecker(model: model, timeoutMilliseconds: UInt32(timeout * 1000), memoryMegabytes: memory)
+      let report = checker.prove(invariants: invariants, explain: explain)
+      print(ProofTextReport.render(report, platform: platform, explain: explain))
+      print()
+      for result in report.results {
+        if result.verdict != .proven { allProven = false }
+        if case .unknown(let reason) = result.verdict, reason.hasPrefix("internal error") { internalError = true }
+      }
+    }
+    if internalError { throw ExitStatus.internalError }
+    if !allProven { throw ExitStatus.violation }
+  }
+}
