@@ -17,6 +17,18 @@ struct InvariantPrinter {
     return clauses.map { "  " + text($0) }.joined(separator: "\n")
   }
 
+  /// The fixpoint's per-step sets as an invariant: for safety the complement of "can reach
+  /// a bad state" (`negate`), for termination and done-reachability the sets themselves.
+  func render(_ sets: [Z3Term], in fixpoint: BackwardFixpoint, negate: Bool) -> String {
+    var lines: [String] = []
+    for (s, set) in sets.enumerated() {
+      let formula = fixpoint.context.simplify(negate ? fixpoint.context.not(set) : set)
+      if case .bool(true) = formula.tree { continue }
+      lines.append("  at \(model.steps[s].id): \(text(formula.tree))")
+    }
+    return lines.isEmpty ? "  true at every step" : lines.joined(separator: "\n")
+  }
+
   private func domain(of name: String) -> Domain? {
     if name == "step" { return .enumeration(model.steps.map(\.id)) }
     return model.variables.first { $0.name == name }?.domain
@@ -36,6 +48,12 @@ struct InvariantPrinter {
     case .apply(let op, let args):
       func binary(_ symbol: String) -> String {
         guard args.count == 2 else { return args.map(text).joined(separator: " \(symbol) ") }
+        // A bool variable compared with 0 or 1 reads as the variable or its negation.
+        if case .constant(let name) = args[0], case .number(let n) = args[1], domain(of: name) == .bool,
+          symbol == "==" || symbol == "!="
+        {
+          return (n == 1) == (symbol == "==") ? name : "!" + name
+        }
         if case .number(let n) = args[1] { return "\(text(args[0])) \(symbol) \(value(n, for: args[0]))" }
         if case .number(let n) = args[0] { return "\(value(n, for: args[1])) \(symbol) \(text(args[1]))" }
         return "\(text(args[0])) \(symbol) \(text(args[1]))"
@@ -44,8 +62,14 @@ struct InvariantPrinter {
       case .and: return "(" + args.map(text).joined(separator: " && ") + ")"
       case .or: return "(" + args.map(text).joined(separator: " || ") + ")"
       case .not:
-        if case .apply(.equal, _) = args[0] { return text(args[0]).replacingOccurrences(of: " == ", with: " != ") }
-        return "!" + text(args[0])
+        switch args[0] {
+        case .apply(.equal, let inner): return text(.apply(.distinct, inner))
+        case .apply(.lessOrEqual, let inner): return text(.apply(.greater, inner))
+        case .apply(.greaterOrEqual, let inner): return text(.apply(.less, inner))
+        case .apply(.less, let inner): return text(.apply(.greaterOrEqual, inner))
+        case .apply(.greater, let inner): return text(.apply(.lessOrEqual, inner))
+        default: return "!" + text(args[0])
+        }
       case .implies: return "(" + text(args[0]) + " => " + text(args[1]) + ")"
       case .equal: return binary("==")
       case .distinct: return binary("!=")

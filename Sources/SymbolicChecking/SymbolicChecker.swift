@@ -38,12 +38,25 @@ public struct ProofReport: Sendable {
 /// copy), and `doneReachable` by a backward fixpoint. A violation found by Z3 is made
 /// concrete by bounded search and replayed through the explicit engine before it is shown.
 public struct SymbolicChecker: Sendable {
+  /// How the proofs are found; both are unbounded and read the same encoding.
+  public enum Engine: String, Sendable, CaseIterable {
+    /// Backward least fixpoints over per-step formulas (the default: fastest here).
+    case fixpoint
+    /// Spacer on constrained Horn clauses, with bounded search for counterexamples.
+    case spacer
+  }
+
   public let model: SignInModel
+  public let engine: Engine
   public let timeoutMilliseconds: UInt32
   public let maxDepth: Int
 
-  public init(model: SignInModel, timeoutMilliseconds: UInt32 = 30_000, maxDepth: Int = 40, memoryMegabytes: Int = 4096) {
+  public init(
+    model: SignInModel, engine: Engine = .fixpoint, timeoutMilliseconds: UInt32 = 30_000, maxDepth: Int = 40,
+    memoryMegabytes: Int = 4096
+  ) {
     self.model = model
+    self.engine = engine
     self.timeoutMilliseconds = timeoutMilliseconds
     self.maxDepth = maxDepth
     z3SetGlobalParameter("memory_max_size", String(memoryMegabytes))
@@ -51,7 +64,8 @@ public struct SymbolicChecker: Sendable {
 
   public func prove(invariants: [Invariant] = Invariant.allCases, explain: Bool = false) -> ProofReport {
     let start = DispatchTime.now()
-    let results = invariants.map { prove($0, explain: explain) }
+    let checker = self
+    let results = onLargeStack { invariants.map { checker.prove($0, explain: explain) } }
     return ProofReport(model: model, results: results, seconds: elapsed(since: start))
   }
 
@@ -69,10 +83,11 @@ public struct SymbolicChecker: Sendable {
     if !constraintsSatisfiable() {
       return (.vacuous(reason: "no configuration satisfies the constraints"), "Z3 (SMT)", nil)
     }
+    if engine == .fixpoint { return decideByFixpoint(invariant, explain: explain) }
     switch invariant {
     case .doneReachable:
-      switch DoneReachability(model: model, timeoutMilliseconds: timeoutMilliseconds, maxIterations: 200).check() {
-      case .proven(let n): return (.proven, "backward fixpoint, \(n) iterations (Z3 SMT)", nil)
+      switch BackwardFixpoint(model: model, timeoutMilliseconds: timeoutMilliseconds).doneReachable() {
+      case .proven(let n, _): return (.proven, "backward fixpoint, \(n) iterations (Z3 SMT)", nil)
       case .unknown(let reason): return (.unknown(reason: reason), "backward fixpoint (Z3 SMT)", nil)
       case .violated(let configuration):
         return (replay(invariant, configuration), "backward fixpoint (Z3 SMT)", nil)
@@ -130,6 +145,64 @@ public struct SymbolicChecker: Sendable {
       }
     }
     return (.proven, method, explanation)
+  }
+
+  private func decideByFixpoint(_ invariant: Invariant, explain: Bool) -> (ProofVerdict, String, String?) {
+    func fresh() -> BackwardFixpoint { BackwardFixpoint(model: model, timeoutMilliseconds: timeoutMilliseconds) }
+    let method = "backward fixpoint (Z3)"
+    func conclude(_ answer: BackwardFixpoint.Answer, _ fixpoint: BackwardFixpoint, negate: Bool) -> (ProofVerdict, String, String?)? {
+      switch answer {
+      case .violated(let configuration): return (replay(invariant, configuration), method, nil)
+      case .unknown(let reason): return (.unknown(reason: reason), method, nil)
+      case .proven(let n, let sets):
+        let explanation = explain ? InvariantPrinter(model: model).render(sets, in: fixpoint, negate: negate) : nil
+        return invariant == .terminates || invariant == .doneReachable
+          ? (.proven, "\(method), \(n) iterations", explanation) : nil
+      }
+    }
+    switch invariant {
+    case .terminates:
+      let f = fresh()
+      return conclude(f.allPathsEnd(), f, negate: false)!
+    case .doneReachable:
+      let f = fresh()
+      return conclude(f.doneReachable(), f, negate: false)!
+    case .stepsReachable:
+      var unreachable: [String] = []
+      for s in model.steps.indices {
+        let f = fresh()
+        switch f.canReach([(s, f.context.bool(true))]) {
+        case .proven: unreachable.append(model.steps[s].id)
+        case .violated: break
+        case .unknown(let reason): return (.unknown(reason: "step \(model.steps[s].id): \(reason)"), method, nil)
+        }
+      }
+      if unreachable.isEmpty { return (.proven, "\(method), one reachability question per step", nil) }
+      return (.violated(Counterexample(
+        invariant: .stepsReachable, message: "unreachable under every configuration: " + unreachable.joined(separator: ", "),
+        configuration: [], steps: [], loopStartsAt: nil)), method, nil)
+    default:
+      let f = fresh()
+      let answer = f.canReach(f.conditions.bad(invariant, f.state))
+      var explanation: String? = nil
+      var iterations = 0
+      if case .proven(let n, let sets) = answer {
+        iterations = n
+        explanation = explain ? InvariantPrinter(model: model).render(sets, in: f, negate: true) : nil
+      } else if let decided = conclude(answer, f, negate: true) {
+        return decided
+      }
+      for reason in f.conditions.witnesses(invariant, f.state).map(\.reason) {
+        let w = fresh()
+        let cases = w.conditions.witnesses(invariant, w.state).first { $0.reason == reason }?.cases ?? []
+        switch w.canReach(cases) {
+        case .proven: return (.vacuous(reason: reason), method, explanation)
+        case .unknown(let why): return (.unknown(reason: "witness for non-vacuity: \(why)"), method, explanation)
+        case .violated: continue
+        }
+      }
+      return (.proven, "\(method), \(iterations) iterations", explanation)
+    }
   }
 
   private func constraintsSatisfiable() -> Bool {

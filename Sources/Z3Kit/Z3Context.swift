@@ -26,7 +26,7 @@ public final class Z3Context: @unchecked Sendable {
     raw = Z3_mk_context_rc(config)
     Z3_del_config(config)
     // Errors are reported through Z3_get_error_code instead of aborting the process.
-    Z3_set_error_handler(raw, nil)
+    Z3_set_error_handler(raw, { _, _ in })
   }
 
   deinit { Z3_del_context(raw) }
@@ -248,3 +248,4 @@ public final class Z3Fixedpoint: @unchecked Sendable {
     return Z3Term(context, Z3_substitute_vars(context.raw, term.raw, UInt32(args.count), args))
   }
 }
+

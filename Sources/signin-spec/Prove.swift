@@ -15,6 +15,9 @@ struct Prove: ParsableCommand {
   @Option(name: .customLong("invariant"), help: "Prove only this invariant (repeatable).")
   var invariantNames: [String] = []
 
+  @Option(help: "Proof engine: fixpoint (backward least fixpoints) or spacer (Horn clauses).")
+  var engine: String = SymbolicChecker.Engine.fixpoint.rawValue
+
   @Flag(help: "Print the inductive invariant Z3 found for each proven safety property, in the model's terms.")
   var explain = false
 
@@ -33,6 +36,9 @@ struct Prove: ParsableCommand {
       throw ValidationError("unknown invariant '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
     }
     if timeout < 1 { throw ValidationError("--timeout must be at least 1 second") }
+    if SymbolicChecker.Engine(rawValue: engine) == nil {
+      throw ValidationError("unknown engine '\(engine)'; use fixpoint or spacer")
+    }
   }
 
   func run() throws {
@@ -41,7 +47,9 @@ struct Prove: ParsableCommand {
     var allProven = true
     var internalError = false
     for model in models {
-      let checker = SymbolicChecker(model: model, timeoutMilliseconds: UInt32(timeout * 1000), memoryMegabytes: memory)
+      let checker = SymbolicChecker(
+        model: model, engine: SymbolicChecker.Engine(rawValue: engine)!, timeoutMilliseconds: UInt32(timeout * 1000),
+        memoryMegabytes: memory)
       let report = checker.prove(invariants: invariants, explain: explain)
       print(ProofTextReport.render(report, platform: platform, explain: explain))
       print()

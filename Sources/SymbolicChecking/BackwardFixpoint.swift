@@ -1,0 +1,134 @@
+import ModelChecking
+import SignInModel
+import Z3Kit
+
+/// Unbounded proofs by backward least fixpoints over per-step formulas.
+///
+/// For each step it keeps one formula over (configuration, flow). An iteration replaces
+/// each step's formula using its branches, with each successor's formula taken after the
+/// branch by substitution (no quantifiers), and Z3 simplifies it; the fixpoint is reached
+/// when Z3 shows no step's set grew. The state space is finite, so it always converges.
+/// Three questions use it:
+/// - `canReach`: states from which some path reaches a bad case (safety; the complement
+///   is an inductive invariant that excludes every bad state),
+/// - `allPathsEnd`: states from which every path reaches done or a restart (termination:
+///   no dead end and no cycle),
+/// - `canReach` done, for `doneReachable`.
+struct BackwardFixpoint {
+  enum Answer {
+    /// No valid starting configuration is in the "bad" set.
+    case proven(iterations: Int, invariant: [Z3Term])
+    /// A valid starting configuration that is.
+    case violated(configuration: [Int])
+    case unknown(String)
+  }
+
+  let model: SignInModel
+  let context: Z3Context
+  let encoding: Z3Encoding
+  let conditions: InvariantConditions
+  let state: [Int: Z3Term]
+  let maxIterations: Int
+
+  init(model: SignInModel, timeoutMilliseconds: UInt32, maxIterations: Int = 500) {
+    self.model = model
+    context = Z3Context(timeoutMilliseconds: timeoutMilliseconds)
+    encoding = Z3Encoding(model: model, context: context)
+    conditions = InvariantConditions(encoding: encoding)
+    state = encoding.constants(model.configurationIndices).merging(encoding.constants(model.flowIndices)) { a, _ in a }
+    self.maxIterations = maxIterations
+  }
+
+  private var flowConstants: [Z3Term] { model.flowIndices.map { state[$0]! } }
+
+  private func after(_ formula: Z3Term, _ branch: TransitionSystem.Branch) -> Z3Term {
+    let post = encoding.postFlow(branch, state)
+    return context.substitute(formula, flowConstants, model.flowIndices.map { post[$0]! })
+  }
+
+  /// Iterates `update` from `initial` to the least fixpoint, then asks whether a valid
+  /// configuration with `assumption` starts (at signIn, initial flow) where `isBad` says.
+  private func solve(
+    initial: [Z3Term], assumption: Z3Term, startIsBad: (Z3Term) -> Z3Term,
+    update: ([Z3Term], Int) -> Z3Term
+  ) -> Answer {
+    let solver = Z3Solver(context)
+    solver.assert(context.and(model.variables.indices.map { encoding.inDomain($0, state[$0]!) }))
+    solver.assert(encoding.validConfiguration(state))
+    var current = initial
+    for iteration in 1...maxIterations {
+      let next = model.steps.indices.map { context.simplify(update(current, $0)) }
+      solver.push()
+      solver.assert(context.or(model.steps.indices.map { context.and([next[$0], context.not(current[$0])]) }))
+      let grew = solver.check()
+      solver.pop()
+      current = next
+      switch grew {
+      case .satisfiable: continue
+      case .unknown(let reason): return .unknown(reason)
+      case .unsatisfiable:
+        var start = state
+        for i in model.flowIndices { start[i] = context.int(model.variables[i].initial) }
+        let atStart = context.substitute(current[0], flowConstants, model.flowIndices.map { start[$0]! })
+        solver.push()
+        defer { solver.pop() }
+        solver.assert(assumption)
+        solver.assert(startIsBad(atStart))
+        switch solver.check() {
+        case .unsatisfiable: return .proven(iterations: iteration, invariant: current)
+        case .unknown(let reason): return .unknown(reason)
+        case .satisfiable:
+          return .violated(configuration: model.configurationIndices.map {
+            solver.integerValue(of: state[$0]!) ?? model.variables[$0].domain.values[0]
+          })
+        }
+      }
+    }
+    return .unknown("no fixpoint after \(maxIterations) iterations")
+  }
+
+  /// Can a bad case be reached from signIn under some valid configuration?
+  func canReach(_ cases: [InvariantConditions.Case], assumption: Z3Term? = nil) -> Answer {
+    let initial = model.steps.indices.map { s in context.or(cases.filter { $0.step == s }.map(\.condition)) }
+    return solve(initial: initial, assumption: assumption ?? context.bool(true), startIsBad: { $0 }) { current, s in
+      var ways = [current[s]]
+      for branch in encoding.system.branches where branch.step == s {
+        guard let target = branch.target else { continue }
+        ways.append(context.and([conditions.enabled(branch, state), after(current[target], branch)]))
+      }
+      return context.or(ways)
+    }
+  }
+
+  /// Does every path from signIn reach done or a restart, under every valid configuration?
+  func allPathsEnd() -> Answer {
+    let initial = model.steps.map { context.bool($0.isTerminal) }
+    return solve(initial: initial, assumption: context.bool(true), startIsBad: { context.not($0) }) { current, s in
+      if model.steps[s].isTerminal { return context.bool(true) }
+      let branches = encoding.system.branches.filter { $0.step == s }
+      let some = context.or(branches.map { conditions.enabled($0, state) })
+      let every = branches.map { branch -> Z3Term in
+        guard let target = branch.target else { return context.bool(true) }
+        return context.or([context.not(conditions.enabled(branch, state)), after(current[target], branch)])
+      }
+      return context.and([some] + every)
+    }
+  }
+
+  /// For every valid configuration where `canSignIn` holds, can done be reached?
+  func doneReachable() -> Answer {
+    let done = model.steps.indices.filter { model.steps[$0].kind == .signedIn }.map { ($0, context.bool(true)) }
+    let initial = model.steps.indices.map { s in context.or(done.filter { $0.0 == s }.map(\.1)) }
+    return solve(
+      initial: initial, assumption: encoding.boolTerm(model.canSignIn ?? .true, state),
+      startIsBad: { context.not($0) }
+    ) { current, s in
+      var ways = [current[s]]
+      for branch in encoding.system.branches where branch.step == s {
+        guard let target = branch.target else { continue }
+        ways.append(context.and([conditions.enabled(branch, state), after(current[target], branch)]))
+      }
+      return context.or(ways)
+    }
+  }
+}
