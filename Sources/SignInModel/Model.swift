@@ -107,6 +107,11 @@ public struct OptionSet: Sendable {
 public struct Offers: Sendable {
   public let optionSet: Int
   public let conditions: [(option: Int, when: Expr)]
+
+  public init(optionSet: Int, conditions: [(option: Int, when: Expr)]) {
+    self.optionSet = optionSet
+    self.conditions = conditions
+  }
 }
 
 /// A class of response a user or the server can produce (`correctCode`, `networkFault`, …).
@@ -178,6 +183,12 @@ public struct StepResponse: Sendable {
   public let rules: [Rule]
   /// True when the rules come from `defaults:` rather than the step itself.
   public let inherited: Bool
+
+  public init(response: Int, rules: [Rule], inherited: Bool) {
+    self.response = response
+    self.rules = rules
+    self.inherited = inherited
+  }
 }
 
 /// A named group of rules with no response of its own: a decision the server makes

@@ -88,7 +88,7 @@ public struct SymbolicChecker: Sendable {
     case .doneReachable:
       switch BackwardFixpoint(model: model, timeoutMilliseconds: timeoutMilliseconds).doneReachable() {
       case .proven(let n, _): return (.proven, "backward fixpoint, \(n) iterations (Z3 SMT)", nil)
-      case .unknown(let reason): return (.unknown(reason: reason), "backward fixpoint (Z3 SMT)", nil)
+      case .unknown(let reason): return (.unknown(reason: describe(reason)), "backward fixpoint (Z3 SMT)", nil)
       case .violated(let configuration):
         return (replay(invariant, configuration), "backward fixpoint (Z3 SMT)", nil)
       }
@@ -99,7 +99,7 @@ public struct SymbolicChecker: Sendable {
         switch problem.ask(problem.question([(s, problem.context.bool(true))])) {
         case .unsatisfiable: unreachable.append(model.steps[s].id)
         case .satisfiable: break
-        case .unknown(let reason): return (.unknown(reason: "step \(model.steps[s].id): \(reason)"), "Spacer (CHC)", nil)
+        case .unknown(let reason): return (.unknown(reason: "step \(model.steps[s].id): \(describe(reason))"), "Spacer (CHC)", nil)
         }
       }
       if unreachable.isEmpty { return (.proven, "Spacer (CHC), one reachability query per step", nil) }
@@ -127,7 +127,7 @@ public struct SymbolicChecker: Sendable {
         }
         return (replay(invariant, configuration), method, nil)
       case .unknown(let reason):
-        return (.unknown(reason: reason), method, nil)
+        return (.unknown(reason: describe(reason)), method, nil)
       case .unsatisfiable:
         continue
       }
@@ -140,7 +140,7 @@ public struct SymbolicChecker: Sendable {
         .first { $0.reason == reason }?.cases ?? []
       switch witness.ask(witness.question(cases)) {
       case .unsatisfiable: return (.vacuous(reason: reason), method, explanation)
-      case .unknown(let why): return (.unknown(reason: "witness for non-vacuity: \(why)"), method, explanation)
+      case .unknown(let why): return (.unknown(reason: "witness for non-vacuity: \(describe(why))"), method, explanation)
       case .satisfiable: continue
       }
     }
@@ -153,7 +153,7 @@ public struct SymbolicChecker: Sendable {
     func conclude(_ answer: BackwardFixpoint.Answer, _ fixpoint: BackwardFixpoint, negate: Bool) -> (ProofVerdict, String, String?)? {
       switch answer {
       case .violated(let configuration): return (replay(invariant, configuration), method, nil)
-      case .unknown(let reason): return (.unknown(reason: reason), method, nil)
+      case .unknown(let reason): return (.unknown(reason: describe(reason)), method, nil)
       case .proven(let n, let sets):
         let explanation = explain ? InvariantPrinter(model: model).render(sets, in: fixpoint, negate: negate) : nil
         return invariant == .terminates || invariant == .doneReachable
@@ -174,7 +174,7 @@ public struct SymbolicChecker: Sendable {
         switch f.canReach([(s, f.context.bool(true))]) {
         case .proven: unreachable.append(model.steps[s].id)
         case .violated: break
-        case .unknown(let reason): return (.unknown(reason: "step \(model.steps[s].id): \(reason)"), method, nil)
+        case .unknown(let reason): return (.unknown(reason: "step \(model.steps[s].id): \(describe(reason))"), method, nil)
         }
       }
       if unreachable.isEmpty { return (.proven, "\(method), one reachability question per step", nil) }
@@ -197,11 +197,21 @@ public struct SymbolicChecker: Sendable {
         let cases = w.conditions.witnesses(invariant, w.state).first { $0.reason == reason }?.cases ?? []
         switch w.canReach(cases) {
         case .proven: return (.vacuous(reason: reason), method, explanation)
-        case .unknown(let why): return (.unknown(reason: "witness for non-vacuity: \(why)"), method, explanation)
+        case .unknown(let why): return (.unknown(reason: "witness for non-vacuity: \(describe(why))"), method, explanation)
         case .violated: continue
         }
       }
       return (.proven, "\(method), \(iterations) iterations", explanation)
+    }
+  }
+
+  /// Z3's reason for an unknown answer, worded for the report.
+  func describe(_ reason: String) -> String {
+    switch reason {
+    case "", "ok", "unknown", "canceled", "timeout":
+      return "Z3 gave no answer within the time limit (\(timeoutMilliseconds / 1000) s per query) or the memory cap"
+    default:
+      return "Z3 gave no answer: \(reason)"
     }
   }
 

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import ModelChecking
+import SignInModel
+import SymbolicChecking
+
+/// The test that matters most: the explicit engine and Z3 give the same verdict on every
+/// invariant, on the shipped models, on hand-written broken models, and on seeded mutants.
+@Suite("Explicit and symbolic engines agree")
+struct EngineAgreementTests {
+  static let models = ["models/2023-swift.yaml", "models/2024-flutter.yaml", "models/2026-all-platforms.yaml"]
+
+  enum Kind: String { case holds, violated, vacuous, unknown }
+
+  static func kind(_ v: Verdict) -> Kind {
+    switch v {
+    case .holds: return .holds
+    case .violated: return .violated
+    case .vacuous: return .vacuous
+    }
+  }
+
+  static func kind(_ v: ProofVerdict) -> Kind {
+    switch v {
+    case .proven: return .holds
+    case .violated: return .violated
+    case .vacuous: return .vacuous
+    case .unknown: return .unknown
+    }
+  }
+
+  /// Both engines' verdicts per invariant, and a description of every disagreement.
+  static func disagreements(_ model: SignInModel, engine: SymbolicChecker.Engine = .fixpoint) -> [String] {
+    let explicit = ExplicitChecker(model: model, jobs: 1).check()
+    let symbolic = SymbolicChecker(model: model, engine: engine, timeoutMilliseconds: 60_000).prove()
+    var result: [String] = []
+    for (e, s) in zip(explicit.results, symbolic.results) {
+      if kind(e.verdict) != kind(s.verdict) {
+        result.append("\(model.name) \(e.invariant): explicit says \(e.verdict), Z3 (\(engine)) says \(s.verdict)")
+      }
+    }
+    return result
+  }
+
+  @Test("Z3 proves every invariant of every shipped model, unbounded", arguments: models)
+  func shippedModelsProven(file: String) throws {
+    let report = SymbolicChecker(model: try ModelLoader.load(file: file)).prove()
+    for result in report.results { #expect(result.verdict == .proven, "\(file) \(result.invariant): \(result.verdict)") }
+  }
+
+  @Test("Spacer and the backward fixpoint agree with the explicit engine on the 2023 and 2024 models",
+        arguments: [(models[0], SymbolicChecker.Engine.spacer), (models[1], .spacer), (models[0], .fixpoint)])
+  func bothZ3Engines(file: String, engine: SymbolicChecker.Engine) throws {
+    #expect(Self.disagreements(try ModelLoader.load(file: file), engine: engine) == [])
+  }
+
+  /// Hand-written broken models, at least one per invariant: (name, file, old text, new text, invariant that breaks).
+  static let handWritten: [(String, String, String, String, Invariant)] = [
+    ("unbounded wrong code", models[0],
+     "        - when: \"flow.retries < 4\"\n          error: CodeMismatchException\n          set: {flow.retries: \"flow.retries + 1\"}\n        - when: \"flow.retries == 4\"\n          restart: \"NotAuthorizedException: five wrong MFA codes start the lockout\"",
+     "        - error: CodeMismatchException", .terminates),
+    ("failAuthentication without restart", models[0],
+     "      failingAnswer:\n        - restart: \"NotAuthorizedException: the define trigger failed authentication\"",
+     "      failingAnswer:\n        - error: NotAuthorizedException", .failAuthenticationRestarts),
+    ("MFA skipped after a new password", models[1],
+     "        - when: \"pool.authFlow != customWithSRP\"\n          goto: afterFirstFactor",
+     "        - when: \"pool.authFlow != customWithSRP\"\n          goto: done", .noFactorSkipped),
+    ("SMS offered without a phone", models[1], "        SMS: \"smsActive\"", "        SMS: \"user.smsEnabled\"", .offersAreUsable),
+    ("two rules for one MFA decision", models[0],
+     "    - when: \"pool.mfa == optional && !smsActive && !totpActive\"", "    - when: \"pool.mfa == optional\"", .deterministic),
+    ("a challenge step that claims to be signed in", models[0],
+     "    summary: enter the code the authenticator app shows (SOFTWARE_TOKEN_MFA)",
+     "    summary: enter the code the authenticator app shows (SOFTWARE_TOKEN_MFA)\n    isSignedIn: true", .isSignedInIffDone),
+    ("a counter past its domain", models[0], "flow.customRound: \"flow.customRound + 1\"", "flow.customRound: \"flow.customRound + 3\"", .staysInDomain),
+    ("TOTP setup never offered", models[0], "    - when: \"pool.totp\"\n      goto: continueSignInWithTOTPSetup",
+     "    - when: \"pool.totp\"\n      restart: \"no setup\"", .stepsReachable),
+    ("SMS-only MFA setup counted as able to sign in", models[0], "&& !smsOnlySetupDeadEnd\"", "\"", .doneReachable),
+  ]
+
+  @Test("on each hand-written broken model, Z3 reports the broken invariant with a replayed counterexample, and the engines agree",
+        arguments: handWritten.indices)
+  func handWrittenBrokenModels(index: Int) throws {
+    let (name, file, old, new, invariant) = Self.handWritten[index]
+    let text = try String(contentsOfFile: file, encoding: .utf8)
+    let range = try #require(text.range(of: old), "\(name): the text to replace is not in \(file)")
+    let model = try ModelLoader.load(yaml: text.replacingCharacters(in: range, with: new), file: "broken.yaml")
+    let proof = SymbolicChecker(model: model).prove(invariants: [invariant])
+    guard case .violated(let c)? = proof.results.first?.verdict else {
+      Issue.record("\(name): Z3 says \(String(describing: proof.results.first?.verdict))")
+      return
+    }
+    #expect(c.invariant == invariant)
+    #expect(Self.disagreements(model) == [], "\(name)")
+  }
+
+  @Test("on a seeded corpus of mutants of the 2023 and 2024 models, the engines agree on every invariant")
+  func mutants() throws {
+    let count = Int(ProcessInfo.processInfo.environment["SIGNIN_SPEC_MUTANTS"] ?? "") ?? 24
+    var disagreements: [String] = []
+    var violatedSomewhere = 0
+    for file in Self.models.prefix(2) {
+      let mutator = ModelMutator(model: try ModelLoader.load(file: file))
+      for index in 0..<count {
+        let (mutant, change) = mutator.mutant(seed: 2026, index: index)
+        let found = Self.disagreements(mutant)
+        disagreements += found.map { "\($0) [mutant \(index): \(change)]" }
+        if !ExplicitChecker(model: mutant, jobs: 1).check().allHold { violatedSomewhere += 1 }
+      }
+    }
+    #expect(disagreements == [])
+    #expect(violatedSomewhere > count / 2, "most mutants must break something, or the corpus tests little")
+  }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import SignInModel
+import SymbolicChecking
+import Z3Kit
+
+@Suite("Z3 resources")
+struct Z3ResourceTests {
+  /// Resident set size in KiB, from /proc.
+  static func residentKiB() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+      return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+    }
+    return 0
+  }
+
+  @Test("thousands of queries do not grow memory (reference counts are balanced)")
+  func noGrowth() {
+    func queries(_ n: Int) {
+      for i in 0..<n {
+        let context = Z3Context(timeoutMilliseconds: 1_000)
+        let x = context.intConstant("x"), y = context.intConstant("y")
+        let solver = Z3Solver(context)
+        solver.assert(context.and([x < y, y < context.int(i % 7), context.int(0) < x]))
+        _ = solver.check()
+        _ = context.simplify(context.or([x == y, context.not(x == y)]))
+      }
+    }
+    // The allocator keeps freed pages for reuse, so the first batches raise RSS to a
+    // plateau; a leak keeps growing with every batch after it.
+    queries(1_000)
+    let plateau = Self.residentKiB()
+    queries(1_000)
+    let middle = Self.residentKiB()
+    queries(1_000)
+    let after = Self.residentKiB()
+    print("RSS after 1,000 / 2,000 / 3,000 queries: \(plateau) / \(middle) / \(after) KiB")
+    #expect(after - middle < 8_000, "RSS grew from \(middle) KiB to \(after) KiB over 1,000 more queries")
+  }
+
+  @Test("a query that runs out of time reports unknown, never proven")
+  func timeout() throws {
+    let model = try ModelLoader.load(file: "models/2024-flutter.yaml")
+    let report = SymbolicChecker(model: model, engine: .spacer, timeoutMilliseconds: 1).prove(invariants: [.offersAreUsable])
+    guard case .unknown(let reason)? = report.results.first?.verdict else {
+      Issue.record("expected unknown, got \(String(describing: report.results.first?.verdict))")
+      return
+    }
+    #expect(reason.contains("time limit"))
+  }
+}
