@@ -1,6 +1,7 @@
 import Foundation
 import ModelChecking
 import SignInModel
+import SymbolicChecking
 
 /// The machine-readable report (`--format json`): one object per model.
 public struct JSONReport: Codable, Sendable {
@@ -24,30 +25,45 @@ public struct JSONReport: Codable, Sendable {
     public let verdict: String
     public let reason: String?
     public let counterexample: Counterexample?
+    /// Z3's verdict ("proven", "violated", "vacuous", "unknown"), when Z3 ran.
+    public let z3: String?
+    public let z3Seconds: Double?
   }
 
   public let tool: String
   public let version: String
   public let models: [ModelEntry]
 
-  public init(reports: [CheckReport], version: String) {
+  public init(reports: [CheckReport], proofs: [ProofReport] = [], version: String) {
     tool = "signin-spec"
     self.version = version
     models = reports.map { report in
-      ModelEntry(
+      let proof = proofs.first { $0.model === report.model }
+      func z3(_ invariant: Invariant) -> (String?, Double?) {
+        guard let p = proof?.results.first(where: { $0.invariant == invariant }) else { return (nil, nil) }
+        switch p.verdict {
+        case .proven: return ("proven", p.seconds)
+        case .violated: return ("violated", p.seconds)
+        case .vacuous: return ("vacuous", p.seconds)
+        case .unknown: return ("unknown", p.seconds)
+        }
+      }
+      return ModelEntry(
         name: report.model.name, file: report.model.file, contentHash: report.model.contentHash,
         generation: report.model.generation, configurationClasses: report.statistics.configurationClasses,
         configurations: report.statistics.configurations, states: report.statistics.states,
         transitions: report.statistics.transitions, seconds: report.statistics.seconds,
-        invariants: report.results.map { result in
+        invariants: report.results.map { result -> InvariantEntry in
+          let (z3Verdict, z3Seconds) = z3(result.invariant)
+          let (verdict, reason, counterexample): (String, String?, Counterexample?)
           switch result.verdict {
-          case .holds:
-            return InvariantEntry(name: result.invariant.rawValue, meaning: result.invariant.meaning, verdict: "holds", reason: nil, counterexample: nil)
-          case .vacuous(let reason):
-            return InvariantEntry(name: result.invariant.rawValue, meaning: result.invariant.meaning, verdict: "vacuous", reason: reason, counterexample: nil)
-          case .violated(let c):
-            return InvariantEntry(name: result.invariant.rawValue, meaning: result.invariant.meaning, verdict: "violated", reason: c.message, counterexample: c)
+          case .holds: (verdict, reason, counterexample) = ("holds", nil, nil)
+          case .vacuous(let why): (verdict, reason, counterexample) = ("vacuous", why, nil)
+          case .violated(let c): (verdict, reason, counterexample) = ("violated", c.message, c)
           }
+          return InvariantEntry(
+            name: result.invariant.rawValue, meaning: result.invariant.meaning, verdict: verdict, reason: reason,
+            counterexample: counterexample, z3: z3Verdict, z3Seconds: z3Seconds)
         })
     }
   }

@@ -1,10 +1,41 @@
 import Foundation
 import ModelChecking
 import SignInModel
+import SymbolicChecking
+
+/// How the explicit and the symbolic engine compare on one invariant.
+public enum EngineAgreement {
+  /// The Z3 verdict in a few words, for the end of a verdict line.
+  static func summary(_ verdict: ProofVerdict) -> String {
+    switch verdict {
+    case .proven: return "Z3: proven, unbounded"
+    case .violated: return "Z3: violated"
+    case .vacuous: return "Z3: vacuous"
+    case .unknown(let reason): return "Z3: unknown (\(reason))"
+    }
+  }
+
+  /// True when both engines give the same kind of verdict.
+  public static func agree(_ explicit: Verdict, _ symbolic: ProofVerdict) -> Bool {
+    switch (explicit, symbolic) {
+    case (.holds, .proven), (.violated, .violated), (.vacuous, .vacuous): return true
+    default: return false
+    }
+  }
+
+  /// The invariants on which the engines disagree (an unknown Z3 answer is not a disagreement).
+  public static func disagreements(_ report: CheckReport, _ proof: ProofReport) -> [Invariant] {
+    report.results.compactMap { result in
+      guard let p = proof.results.first(where: { $0.invariant == result.invariant }) else { return nil }
+      if case .unknown = p.verdict { return nil }
+      return agree(result.verdict, p.verdict) ? nil : result.invariant
+    }
+  }
+}
 
 /// The human-readable report `signin-spec verify` prints.
 public enum TextReport {
-  public static func render(_ report: CheckReport, platform: String? = nil) -> String {
+  public static func render(_ report: CheckReport, proof: ProofReport? = nil, platform: String? = nil) -> String {
     let model = report.model
     let s = report.statistics
     var lines: [String] = []
@@ -14,16 +45,28 @@ public enum TextReport {
       + "\(s.transitions.formatted()) transitions in \(String(format: "%.2f", s.seconds)) s")
     let renderer = TraceRenderer(model: model, platform: platform)
     let nameWidth = (Invariant.allCases.map(\.rawValue.count).max() ?? 0) + 2
+    if let proof {
+      lines.append("  Z3 (\(proof.results.first.map { $0.method.hasPrefix("Spacer") ? "Spacer" : "backward fixpoint" } ?? "-")): "
+        + "\(proof.results.count) invariants in \(String(format: "%.2f", proof.seconds)) s")
+    }
     for result in report.results {
       let name = result.invariant.rawValue.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+      if let p = proof?.results.first(where: { $0.invariant == result.invariant }) {
+        if case .unknown = p.verdict {
+        } else if !EngineAgreement.agree(result.verdict, p.verdict) {
+          lines.append("  DISAGREE  \(name)explicit engine: \(word(result.verdict)); \(EngineAgreement.summary(p.verdict))")
+          lines.append("            this is a bug in signin-spec; please report it with this model")
+        }
+      }
+      let z3 = proof?.results.first(where: { $0.invariant == result.invariant }).map { "  [\(EngineAgreement.summary($0.verdict))]" } ?? ""
       switch result.verdict {
       case .holds:
-        lines.append("  holds     \(name)\(result.invariant.meaning)")
+        lines.append("  holds     \(name)\(result.invariant.meaning)\(z3)")
       case .vacuous(let reason):
-        lines.append("  VACUOUS   \(name)\(result.invariant.meaning)")
+        lines.append("  VACUOUS   \(name)\(result.invariant.meaning)\(z3)")
         lines.append("            only because \(reason)")
       case .violated(let counterexample):
-        lines.append("  VIOLATED  \(name)\(result.invariant.meaning)")
+        lines.append("  VIOLATED  \(name)\(result.invariant.meaning)\(z3)")
         lines.append("            \(counterexample.message)")
         if !counterexample.configuration.isEmpty {
           for line in renderer.configurationLines(counterexample.configuration) { lines.append("            \(line)") }
@@ -35,6 +78,14 @@ public enum TextReport {
       }
     }
     return lines.joined(separator: "\n")
+  }
+
+  static func word(_ verdict: Verdict) -> String {
+    switch verdict {
+    case .holds: return "holds"
+    case .vacuous: return "vacuous"
+    case .violated: return "violated"
+    }
   }
 
   /// The closing line over several models.

@@ -79,6 +79,13 @@ public struct Builtins: Sendable {
   public let firstFactorVerified: Int
   public let mfaVerified: Int
   public let authFailed: Int
+
+  public init(firstFactorVerified: Int, mfaVerified: Int, authFailed: Int) {
+    self.firstFactorVerified = firstFactorVerified
+    self.mfaVerified = mfaVerified
+    self.authFailed = authFailed
+  }
+
   public static let names = (
     firstFactor: "flow.firstFactorVerified", mfa: "flow.mfaVerified", authFailed: "flow.authFailed")
 }
@@ -88,6 +95,12 @@ public struct Constraint: Sendable {
   public let expr: Expr
   public let text: String
   public let line: Int
+
+  public init(expr: Expr, text: String, line: Int) {
+    self.expr = expr
+    self.text = text
+    self.line = line
+  }
 }
 
 /// A named set of options a selection step can offer, each with the condition under
@@ -100,6 +113,17 @@ public struct OptionSet: Sendable {
     public let name: String
     public let usable: Expr
     public let text: String
+
+    public init(name: String, usable: Expr, text: String) {
+      self.name = name
+      self.usable = usable
+      self.text = text
+    }
+  }
+
+  public init(name: String, options: [Option]) {
+    self.name = name
+    self.options = options
   }
 }
 

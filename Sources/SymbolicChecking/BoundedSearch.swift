@@ -67,4 +67,48 @@ struct BoundedSearch {
     }
     return nil
   }
+
+  /// The steps some path of at most `maxDepth` calls reaches (under some configuration):
+  /// witnesses for `stepsReachable`, found with one incremental solver.
+  func reachableSteps() -> Set<Int> {
+    let context = Z3Context(timeoutMilliseconds: timeoutMilliseconds)
+    let encoding = Z3Encoding(model: model, context: context)
+    let conditions = InvariantConditions(encoding: encoding)
+    let solver = Z3Solver(context)
+    let config = encoding.constants(model.configurationIndices)
+    solver.assert(encoding.validConfiguration(config))
+    var found: Set<Int> = []
+    var previous: (step: Z3Term, flow: [Int: Z3Term])? = nil
+    for depth in 0...maxDepth {
+      let s = context.intConstant("step@\(depth)")
+      var state = config
+      for (i, t) in encoding.constants(model.flowIndices, prefix: "@\(depth).") { state[i] = t }
+      if let (ps, pf) = previous {
+        var moves: [Z3Term] = []
+        for branch in encoding.system.branches {
+          guard let target = branch.target else { continue }
+          let post = encoding.postFlow(branch, pf)
+          moves.append(context.and(
+            [context.equal(ps, context.int(branch.step)), conditions.enabled(branch, pf), context.equal(s, context.int(target))]
+              + model.flowIndices.map { context.equal(state[$0]!, post[$0]!) }))
+        }
+        solver.assert(context.or(moves))
+      } else {
+        solver.assert(context.equal(s, context.int(0)))
+        for i in model.flowIndices { solver.assert(context.equal(state[i]!, context.int(model.variables[i].initial))) }
+      }
+      previous = (s, state)
+      while found.count < model.steps.count {
+        solver.push()
+        solver.assert(context.or(model.steps.indices.filter { !found.contains($0) }.map { context.equal(s, context.int($0)) }))
+        let result = solver.check()
+        let value = result == .satisfiable ? solver.integerValue(of: s) : nil
+        solver.pop()
+        guard let value else { break }
+        found.insert(value)
+      }
+      if found.count == model.steps.count || solver.check() != .satisfiable { break }
+    }
+    return found
+  }
 }

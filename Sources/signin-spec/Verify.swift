@@ -3,6 +3,7 @@ import Foundation
 import ModelChecking
 import Reporting
 import SignInModel
+import SymbolicChecking
 
 /// Checks every invariant of every model and prints the verdicts.
 struct Verify: ParsableCommand {
@@ -10,6 +11,7 @@ struct Verify: ParsableCommand {
     abstract: "Check every invariant of the models; print each verdict and the shortest counterexamples.")
 
   enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+  enum Engines: String, ExpressibleByArgument, CaseIterable { case both, explicit, z3 }
 
   @OptionGroup var modelOptions: ModelOptions
 
@@ -24,6 +26,12 @@ struct Verify: ParsableCommand {
 
   @Option(help: "Show step names as this platform calls them (swift, js, android, flutter).")
   var platform: String?
+
+  @Option(help: "Engines to run: both (explicit search and Z3, compared), explicit, or z3.")
+  var engines: Engines = .both
+
+  @Option(help: "Time limit for each Z3 query, in seconds.")
+  var timeout: Int = 60
 
   @Option(help: "Worker threads for the explicit search (default: the number of cores).")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -47,17 +55,40 @@ struct Verify: ParsableCommand {
     }
     let invariants = invariantNames.isEmpty ? Invariant.allCases : invariantNames.compactMap(Invariant.init(rawValue:))
     var reports: [CheckReport] = []
+    var proofs: [ProofReport] = []
+    var disagreement = false
+    var z3Failed = false
     for model in models {
-      let report = ExplicitChecker(model: model, jobs: jobs).check(invariants: invariants)
-      reports.append(report)
-      if format == .text {
-        print(TextReport.render(report, platform: platform))
+      let report = engines == .z3 ? nil : ExplicitChecker(model: model, jobs: jobs).check(invariants: invariants)
+      let proof = engines == .explicit ? nil
+        : SymbolicChecker(model: model, timeoutMilliseconds: UInt32(timeout * 1000)).prove(invariants: invariants)
+      if let proof {
+        proofs.append(proof)
+        z3Failed = z3Failed || proof.results.contains { $0.verdict != .proven }
+      }
+      if let report {
+        reports.append(report)
+        if let proof, !EngineAgreement.disagreements(report, proof).isEmpty { disagreement = true }
+        if format == .text {
+          print(TextReport.render(report, proof: proof, platform: platform))
+          print()
+        }
+      } else if let proof, format == .text {
+        print(ProofTextReport.render(proof, platform: platform))
         print()
       }
     }
+    if engines == .z3 {
+      if format == .json {
+        printError("error: --format json needs the explicit engine (--engines both or explicit)")
+        throw ExitStatus.usage
+      }
+      if z3Failed { throw ExitStatus.violation }
+      return
+    }
     switch format {
     case .text: print(TextReport.summary(reports))
-    case .json: print(try JSONReport(reports: reports, version: SignInSpec.version).encoded())
+    case .json: print(try JSONReport(reports: reports, proofs: proofs, version: SignInSpec.version).encoded())
     }
     if let junit {
       do {
@@ -66,6 +97,10 @@ struct Verify: ParsableCommand {
         printError("error: cannot write the JUnit report to \(junit): \(error.localizedDescription)")
         throw ExitStatus.internalError
       }
+    }
+    if disagreement {
+      printError("error: the explicit engine and Z3 disagree (see DISAGREE above); this is a bug in signin-spec")
+      throw ExitStatus.internalError
     }
     if !reports.allSatisfy(\.allHold) { throw ExitStatus.violation }
   }

@@ -47,6 +47,7 @@ struct CommandLineTests {
     let run = try Self.run(["verify", "models/2023-swift.yaml"])
     #expect(run.status == 0)
     #expect(run.stdout.contains("  holds     failAuthenticationRestarts  after the define trigger fails authentication"))
+    #expect(run.stdout.contains("nothing but a new signIn proceeds  [Z3: proven, unbounded]"))
     #expect(run.stdout.hasSuffix("1 model, 9 checks: 9 hold\n"))
   }
 
@@ -95,6 +96,7 @@ struct CommandLineTests {
     let invariants = models?.first?["invariants"] as? [[String: Any]]
     #expect(invariants?.count == 9)
     #expect(invariants?.allSatisfy { $0["verdict"] as? String == "holds" } == true)
+    #expect(invariants?.allSatisfy { $0["z3"] as? String == "proven" } == true)
     let xml = try String(contentsOfFile: junit, encoding: .utf8)
     #expect(xml.components(separatedBy: "<testcase ").count - 1 == 18)
     #expect(xml.contains("<testsuites name=\"signin-spec verify\" tests=\"18\" failures=\"0\">"))
@@ -108,6 +110,25 @@ struct CommandLineTests {
     #expect(run.stdout.contains("      android  thrown as PasswordResetRequiredException, not a step"))
     #expect(run.stdout.contains("CONFIRM_SIGN_IN_WITH_EMAIL_MFA_CODE"))
     #expect(run.stdout.contains("Invariants:"))
+  }
+
+  @Test("prove says proven (unbounded) for every invariant, with the time of each")
+  func prove() throws {
+    let run = try Self.run(["prove", "models/2024-flutter.yaml"])
+    #expect(run.status == 0)
+    #expect(run.stdout.components(separatedBy: "proven (unbounded)").count - 1 == 9)
+    #expect(run.stdout.contains("  proven (unbounded)  terminates"))
+  }
+
+  @Test("prove on a broken model exits 1 with a counterexample replayed by the explicit engine")
+  func proveViolation() throws {
+    let text = try String(contentsOfFile: "models/2023-swift.yaml", encoding: .utf8).replacingOccurrences(
+      of: "      failingAnswer:\n        - restart: \"NotAuthorizedException: the define trigger failed authentication\"",
+      with: "      failingAnswer:\n        - error: NotAuthorizedException")
+    let run = try Self.run(["prove", try Self.temporaryModel(text), "--invariant", "failAuthenticationRestarts"])
+    #expect(run.status == 1)
+    #expect(run.stdout.contains("VIOLATED            failAuthenticationRestarts"))
+    #expect(run.stdout.contains("counterexample (found by Z3, replayed by the explicit engine), 3 calls:"))
   }
 
   @Test("a missing model path is a usage error")

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import ModelChecking
+import SignInModel
+import SymbolicChecking
+
+/// Measures both engines on the shipped models and on scaled synthetic models.
+struct Bench: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Measure the explicit search and the Z3 proofs: time per model, states per second, scaling.")
+
+  @OptionGroup var modelOptions: ModelOptions
+
+  @Option(help: "Model to scale for the scaling table (default: the first model).")
+  var scale: String?
+
+  @Option(help: "Scaling factors (repeatable; default 1, 2, 4, 8).")
+  var factor: [Int] = [1, 2, 4, 8]
+
+  @Flag(help: "Also time the Spacer engine on each model (slow on the 2026 model).")
+  var spacer = false
+
+  static func time<T>(_ work: () -> T) -> (T, Double) {
+    let start = DispatchTime.now()
+    let result = work()
+    return (result, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+  }
+
+  func run() throws {
+    let models = try modelOptions.loadModels()
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    print("machine: \(cores) cores; times are wall-clock seconds after the build")
+    print()
+    print("explicit engine".padding(toLength: 30, withPad: " ", startingAt: 0)
+      + "classes   states      transitions  1 worker  \(cores) workers  states/s (1 worker)")
+    for model in models {
+      let (one, t1) = Self.time { ExplicitChecker(model: model, jobs: 1).check() }
+      let (_, tn) = Self.time { ExplicitChecker(model: model, jobs: cores).check() }
+      let s = one.statistics
+      print(model.name.padding(toLength: 30, withPad: " ", startingAt: 0)
+        + String(format: "%-9d %-11d %-12d %-9.3f %-10.3f %.0f", s.configurationClasses, s.states, s.transitions, t1, tn,
+                 Double(s.states) / max(t1, 1e-9)))
+    }
+    print()
+    var total = 0.0
+    print("Z3 proofs (backward fixpoint), seconds per invariant")
+    for model in models {
+      let (report, t) = Self.time { SymbolicChecker(model: model).prove() }
+      total += t
+      let parts = report.results.map { "\($0.invariant.rawValue) \(String(format: "%.2f", $0.seconds))" }
+      let allProven = report.results.allSatisfy { $0.verdict == .proven }
+      print("  \(model.name): \(String(format: "%.2f", t)) s total, \(allProven ? "all proven" : "NOT all proven")")
+      print("    " + parts.joined(separator: ", "))
+    }
+    print(String(format: "  all shipped models: %.2f s (goal: under 1 s)", total))
+    if spacer {
+      print()
+      print("Z3 proofs (Spacer)")
+      for model in models {
+        let (report, t) = Self.time { SymbolicChecker(model: model, engine: .spacer, timeoutMilliseconds: 120_000).prove() }
+        print("  \(model.name): \(String(format: "%.2f", t)) s, " + report.results.map { "\($0.invariant.rawValue) \(String(format: "%.2f", $0.seconds))" }.joined(separator: ", "))
+      }
+    }
+    let base = try scale.map { try ModelLoader.load(file: $0) } ?? models[0]
+    print()
+    print("scaling \(base.name): factor × (steps, configuration variables)")
+    print("factor  steps  config vars  explicit s  Z3 s    explicit/base  Z3/base")
+    var baseTimes: (Double, Double)? = nil
+    for k in factor {
+      let model = SyntheticModels.scaled(base, factor: k)
+      let (_, te) = Self.time { ExplicitChecker(model: model, jobs: cores).check() }
+      let (proof, tz) = Self.time { SymbolicChecker(model: model).prove() }
+      if baseTimes == nil { baseTimes = (te, tz) }
+      let proven = proof.results.allSatisfy { $0.verdict == .proven }
+      print(String(format: "%-7d %-6d %-12d %-11.3f %-7.2f %-14.1f %.1f%@", k, model.steps.count - 1, model.configurationCount, te, tz,
+                   te / baseTimes!.0, tz / baseTimes!.1, proven ? "" : "  (not all proven)"))
+    }
+  }
+}
