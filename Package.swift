@@ -13,6 +13,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     // YAML parsing with line/column marks, so a malformed model names file:line.
     .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    // Arbitrary-precision integers for Cognito's SRP-6a (3072-bit modular arithmetic).
+    .package(url: "https://github.com/attaswift/BigInt", from: "6.0.0"),
   ],
   targets: [
     // Debian's libz3-dev through its C API (pkg-config name `z3`).
@@ -24,6 +26,7 @@ let package = Package(
       name: "SignInModel",
       dependencies: [.product(name: "Yams", package: "Yams")]),
     .target(name: "ModelChecking", dependencies: ["SignInModel"]),
+    .target(name: "SignInClient", dependencies: ["BigInt"]),
     .target(name: "SymbolicChecking", dependencies: ["SignInModel", "ModelChecking", "Z3Kit"]),
     .target(name: "Reporting", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
     .executableTarget(
@@ -35,6 +38,7 @@ let package = Package(
     .testTarget(name: "SignInModelTests", dependencies: ["SignInModel"]),
     .testTarget(name: "ModelCheckingTests", dependencies: ["SignInModel", "ModelChecking", "Reporting"]),
     .testTarget(name: "Z3KitTests", dependencies: ["Z3Kit"]),
+    .testTarget(name: "SignInClientTests", dependencies: ["SignInClient", "SignInModel", "ModelChecking"]),
     .testTarget(name: "SymbolicCheckingTests", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
     .testTarget(name: "CLITests", dependencies: []),
   ]

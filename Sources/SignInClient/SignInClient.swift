@@ -1,0 +1,446 @@
+import Foundation
+
+/// A reference implementation of Amplify's multi-step sign-in on Cognito's wire protocol,
+/// with the API the 2026 Swift pages document. It is never stuck: any failure leaves it
+/// either on the same step (retryable errors) or signed out, and `signIn` always starts over.
+public actor SignInClient {
+  /// What the client is doing.
+  enum State {
+    case signedOut
+    case challenge(Challenge)
+    case signedIn(username: String)
+  }
+
+  /// The pending challenge and what answering it needs.
+  struct Challenge {
+    var username: String
+    var name: String
+    var session: String?
+    var parameters: [String: String]
+    var step: AuthSignInStep
+    /// For MFA setup: the session returned by AssociateSoftwareToken, and the setup chosen.
+    var setupSession: String?
+    /// For a first factor chosen at SELECT_CHALLENGE (PASSWORD or PASSWORD_SRP).
+    var chosenFactor: AuthFactorType?
+  }
+
+  let backend: CognitoBackend
+  let clientId: String
+  let userPoolId: String
+  private var state: State = .signedOut
+  private var password: String = ""
+  /// Strings that must never appear in an error: the password, answers and sessions.
+  private var secrets: Set<String> = []
+  private var randomSource: @Sendable (Int) -> [UInt8]
+
+  /// - Parameters:
+  ///   - userPoolId: e.g. `us-east-1_AbCdEf`; its part after `_` names the pool in SRP.
+  ///   - random: the source of SRP's ephemeral secret (tests pass a fixed one).
+  public init(
+    backend: CognitoBackend, clientId: String, userPoolId: String,
+    random: @escaping @Sendable (Int) -> [UInt8] = { n in (0..<n).map { _ in UInt8.random(in: 0...255) } }
+  ) {
+    self.backend = backend
+    self.clientId = clientId
+    self.userPoolId = userPoolId
+    self.randomSource = random
+  }
+
+  /// The current step, if a sign-in is in progress (for inspection and tests).
+  public var currentStep: AuthSignInStep? {
+    if case .challenge(let c) = state { return c.step }
+    if case .signedIn = state { return .done }
+    return nil
+  }
+
+  public var isSignedIn: Bool { if case .signedIn = state { return true } else { return false } }
+
+  // MARK: - Public API
+
+  /// Starts a sign-in. A sign-in already in progress is cancelled first; a signed-in user
+  /// must sign out first.
+  public func signIn(username: String, password: String?, options: SignInOptions = SignInOptions()) async throws(AuthError) -> AuthSignInResult {
+    if case .signedIn = state {
+      throw .invalidState("There is already a user in signedIn state. SignOut the user first before calling signIn")
+    }
+    state = .signedOut
+    self.password = password ?? ""
+    secrets = Set([password].compactMap { $0 }.filter { !$0.isEmpty })
+    var parameters: [String: String] = ["USERNAME": username]
+    let flow: String
+    var srp: CognitoSRP? = nil
+    switch options.authFlow {
+    case .userPassword:
+      flow = "USER_PASSWORD_AUTH"
+      parameters["PASSWORD"] = self.password
+    case .userSRP:
+      flow = "USER_SRP_AUTH"
+      srp = CognitoSRP(random: randomSource(128))
+      parameters["SRP_A"] = srp!.publicValue
+    case .customWithoutSRP:
+      flow = "CUSTOM_AUTH"
+    case .customWithSRP:
+      flow = "CUSTOM_AUTH"
+      srp = CognitoSRP(random: randomSource(128))
+      parameters["SRP_A"] = srp!.publicValue
+      parameters["CHALLENGE_NAME"] = "SRP_A"
+    case .userAuth(let preferred):
+      flow = "USER_AUTH"
+      if let preferred { parameters["PREFERRED_CHALLENGE"] = preferred.rawValue }
+      if preferred == .password { parameters["PASSWORD"] = self.password }
+      if preferred == .passwordSRP {
+        srp = CognitoSRP(random: randomSource(128))
+        parameters["SRP_A"] = srp!.publicValue
+      }
+    }
+    let body: JSONObject = [
+      "ClientId": .string(clientId), "AuthFlow": .string(flow),
+      "AuthParameters": .object(parameters.mapValues { .string($0) }),
+    ]
+    return try await run(username: username) { () throws(AuthError) -> JSONObject in
+      var response = try await self.call("InitiateAuth", body)
+      if response["ChallengeName"]?.string == "PASSWORD_VERIFIER", let srp {
+        response = try await self.answerPasswordVerifier(response, srp: srp, username: username)
+      }
+      return response
+    }
+  }
+
+  /// Answers the current step: a code, a selection, a new password, an address, an answer.
+  public func confirmSignIn(challengeResponse: String) async throws(AuthError) -> AuthSignInResult {
+    guard case .challenge(var challenge) = state else {
+      if case .signedIn = state { return AuthSignInResult(nextStep: .done) }
+      throw .invalidState("No sign-in is in progress; call signIn first")
+    }
+    if challengeResponse.isEmpty { throw .validation("the answer is empty") }
+    secrets.insert(challengeResponse)
+    let username = challenge.username
+    switch challenge.step {
+    case .continueSignInWithMFASetupSelection(let allowed):
+      guard let type = MFAType(answer: challengeResponse), allowed.contains(type) else {
+        throw .validation("choose one of \(allowed.map(\.rawValue).sorted().joined(separator: ", ")) to set up")
+      }
+      return try await run(username: username) { () throws(AuthError) -> JSONObject in
+        if type == .totp { return try await self.startTOTPSetup(challenge) }
+        return ["ChallengeName": .string("MFA_SETUP"), "Session": challenge.session.map { .string($0) } ?? .null,
+                "ChallengeParameters": .object(["MFAS_CAN_SETUP": .string("[\"EMAIL_OTP\"]")])]
+      }
+    case .continueSignInWithTOTPSetup:
+      return try await run(username: username) { () throws(AuthError) -> JSONObject in
+        let verified = try await self.call("VerifySoftwareToken", [
+          "Session": challenge.setupSession.map { .string($0) } ?? .null, "UserCode": .string(challengeResponse),
+        ])
+        guard verified["Status"]?.string == "SUCCESS", let session = verified["Session"]?.string else {
+          throw AuthError.codeMismatch
+        }
+        self.secrets.insert(session)
+        return try await self.respond("MFA_SETUP", session: session, ["USERNAME": username])
+      }
+    case .continueSignInWithEmailMFASetup:
+      guard challengeResponse.contains("@"), !challengeResponse.hasPrefix("@"), !challengeResponse.hasSuffix("@") else {
+        throw .validation("enter a valid email address")
+      }
+      return try await run(username: username) { () throws(AuthError) -> JSONObject in
+        try await self.respond("MFA_SETUP", session: challenge.session, ["USERNAME": username, "EMAIL": challengeResponse])
+      }
+    case .continueSignInWithMFASelection:
+      guard let type = MFAType(answer: challengeResponse) else {
+        throw .validation("choose SMS_MFA, SOFTWARE_TOKEN_MFA or EMAIL_OTP")
+      }
+      return try await run(username: username) { () throws(AuthError) -> JSONObject in
+        try await self.respond("SELECT_MFA_TYPE", session: challenge.session, ["USERNAME": username, "ANSWER": type.rawValue])
+      }
+    case .continueSignInWithFirstFactorSelection:
+      guard let factor = AuthFactorType(rawValue: challengeResponse.uppercased()) else {
+        throw .validation("choose one of PASSWORD, PASSWORD_SRP, SMS_OTP, EMAIL_OTP, WEB_AUTHN")
+      }
+      if factor == .password || factor == .passwordSRP {
+        challenge.chosenFactor = factor
+        challenge.step = .confirmSignInWithPassword
+        state = .challenge(challenge)
+        return AuthSignInResult(nextStep: .confirmSignInWithPassword)
+      }
+      if factor == .webAuthn { throw .unsupported("passkey sign-in needs a platform authenticator, which this client does not have") }
+      return try await run(username: username) { () throws(AuthError) -> JSONObject in
+        try await self.respond("SELECT_CHALLENGE", session: challenge.session, ["USERNAME": username, "ANSWER": factor.rawValue])
+      }
+    case .confirmSignInWithPassword:
+      password = challengeResponse
+      let srp = challenge.chosenFactor == .passwordSRP ? CognitoSRP(random: randomSource(128)) : nil
+      let selectName = challenge.name == "SELECT_CHALLENGE" ? "SELECT_CHALLENGE" : challenge.name
+      return try await run(username: username, endOnFailure: true) { () throws(AuthError) -> JSONObject in
+        var answers = ["USERNAME": username]
+        if let srp {
+          answers["ANSWER"] = "PASSWORD_SRP"
+          answers["SRP_A"] = srp.publicValue
+        } else {
+          answers["ANSWER"] = "PASSWORD"
+          answers["PASSWORD"] = challengeResponse
+        }
+        let name = selectName == "SELECT_CHALLENGE" ? "SELECT_CHALLENGE" : (srp == nil ? "PASSWORD" : "PASSWORD_SRP")
+        var response = try await self.respond(name, session: challenge.session, answers)
+        if response["ChallengeName"]?.string == "PASSWORD_VERIFIER", let srp {
+          response = try await self.answerPasswordVerifier(response, srp: srp, username: username)
+        }
+        return response
+      }
+    case .confirmSignInWithSMSMFACode, .confirmSignInWithTOTPCode, .confirmSignInWithOTP:
+      let key = ["SMS_MFA": "SMS_MFA_CODE", "SOFTWARE_TOKEN_MFA": "SOFTWARE_TOKEN_MFA_CODE", "EMAIL_OTP": "EMAIL_OTP_CODE",
+                 "SMS_OTP": "SMS_OTP_CODE"][challenge.name] ?? "ANSWER"
+      return try await run(username: username) { () throws(AuthError) -> JSONObject in
+        try await self.respond(challenge.name, session: challenge.session, ["USERNAME": username, key: challengeResponse])
+      }
+    case .confirmSignInWithCustomChallenge:
+      return try await run(username: username) { () throws(AuthError) -> JSONObject in
+        try await self.respond("CUSTOM_CHALLENGE", session: challenge.session, ["USERNAME": username, "ANSWER": challengeResponse])
+      }
+    case .confirmSignInWithNewPassword:
+      password = challengeResponse
+      return try await run(username: username) { () throws(AuthError) -> JSONObject in
+        try await self.respond("NEW_PASSWORD_REQUIRED", session: challenge.session, ["USERNAME": username, "NEW_PASSWORD": challengeResponse])
+      }
+    case .resetPassword, .confirmSignUp, .done:
+      throw .invalidState("No sign-in is in progress; call signIn first")
+    }
+  }
+
+  /// Confirms a new user with the code sent at sign-up (ConfirmSignUp).
+  public func confirmSignUp(username: String, confirmationCode: String) async throws(AuthError) {
+    secrets.insert(confirmationCode)
+    _ = try await mapped { () throws(AuthError) -> JSONObject in
+      try await self.call("ConfirmSignUp", ["ClientId": .string(self.clientId), "Username": .string(username),
+                                            "ConfirmationCode": .string(confirmationCode)])
+    }
+  }
+
+  /// Sends the sign-up code again (ResendConfirmationCode).
+  public func resendSignUpCode(username: String) async throws(AuthError) {
+    _ = try await mapped { () throws(AuthError) -> JSONObject in
+      try await self.call("ResendConfirmationCode", ["ClientId": .string(self.clientId), "Username": .string(username)])
+    }
+  }
+
+  /// Starts a password reset (ForgotPassword).
+  public func resetPassword(username: String) async throws(AuthError) {
+    _ = try await mapped { () throws(AuthError) -> JSONObject in
+      try await self.call("ForgotPassword", ["ClientId": .string(self.clientId), "Username": .string(username)])
+    }
+  }
+
+  /// Finishes a password reset with the code (ConfirmForgotPassword).
+  public func confirmResetPassword(username: String, newPassword: String, confirmationCode: String) async throws(AuthError) {
+    secrets.formUnion([newPassword, confirmationCode])
+    _ = try await mapped { () throws(AuthError) -> JSONObject in
+      try await self.call("ConfirmForgotPassword", [
+        "ClientId": .string(self.clientId), "Username": .string(username), "Password": .string(newPassword),
+        "ConfirmationCode": .string(confirmationCode),
+      ])
+    }
+  }
+
+  /// Forgets the signed-in user or the sign-in in progress.
+  public func signOut() {
+    state = .signedOut
+    password = ""
+    secrets = []
+  }
+
+  /// Restores a pending challenge (for example one persisted across a relaunch, as the JS
+  /// client keeps its sign-in store for three minutes), as if Cognito had just sent it.
+  public func restore(
+    username: String, challengeName: String, session: String?, parameters: [String: String] = [:],
+    availableChallenges: [String] = []
+  ) async throws(AuthError) -> AuthSignInResult {
+    var response: JSONObject = [
+      "ChallengeName": .string(challengeName), "ChallengeParameters": .object(parameters.mapValues { .string($0) }),
+    ]
+    if let session { response["Session"] = .string(session) }
+    if !availableChallenges.isEmpty { response["AvailableChallenges"] = .array(availableChallenges.map { .string($0) }) }
+    return try await handle(response, username: username)
+  }
+
+  // MARK: - Flow machinery
+
+  /// Runs a Cognito exchange and turns its answer into the next step. Retryable errors keep
+  /// the current step; UserNotConfirmed and PasswordResetRequired become steps; anything
+  /// else ends the flow (signed out), so a new signIn is never blocked.
+  private func run(
+    username: String, endOnFailure: Bool = false, _ exchange: () async throws(AuthError) -> JSONObject
+  ) async throws(AuthError) -> AuthSignInResult {
+    let before = state
+    do {
+      let response = try await exchange()
+      return try await handle(response, username: username)
+    } catch {
+      switch error {
+      case .service(let type, _) where type == "UserNotConfirmedException":
+        state = .signedOut
+        return AuthSignInResult(nextStep: .confirmSignUp(nil))
+      case .service(let type, _) where type == "PasswordResetRequiredException":
+        state = .signedOut
+        return AuthSignInResult(nextStep: .resetPassword(nil))
+      default:
+        if error.isRetryable && !endOnFailure, case .challenge = before { state = before } else { state = .signedOut }
+        throw error
+      }
+    }
+  }
+
+  /// Maps a Cognito call error to an AuthError, redacting secrets from messages.
+  private func mapped(_ work: () async throws(AuthError) -> JSONObject) async throws(AuthError) -> JSONObject {
+    try await work()
+  }
+
+  func call(_ operation: String, _ body: JSONObject) async throws(AuthError) -> JSONObject {
+    do {
+      let response = try await backend.send(operation, body)
+      if let session = response["Session"]?.string { secrets.insert(session) }
+      return response
+    } catch {
+      throw mapError(error)
+    }
+  }
+
+  /// Cognito's error, as the client reports it, with every known secret redacted.
+  func mapError(_ error: CognitoCallError) -> AuthError {
+    switch error {
+    case .network(let m): return .network(redact(m))
+    case .malformed(let m): return .invalidServiceResponse(redact(m))
+    case .service(let type, let message):
+      let m = redact(message)
+      switch type {
+      case "CodeMismatchException": return .codeMismatch
+      case "ExpiredCodeException": return .codeExpired
+      case "InvalidPasswordException": return .invalidPassword
+      case "InvalidParameterException": return .invalidParameter(m)
+      case "NotAuthorizedException": return .notAuthorized(m.isEmpty ? "Incorrect username or password" : m)
+      case "UserNotFoundException": return .userNotFound
+      case "ResourceNotFoundException": return .notAuthorized("the session is not valid any more")
+      default: return .service(type: type, message: m)
+      }
+    }
+  }
+
+  func respond(_ name: String, session: String?, _ answers: [String: String]) async throws(AuthError) -> JSONObject {
+    var body: JSONObject = [
+      "ClientId": .string(clientId), "ChallengeName": .string(name),
+      "ChallengeResponses": .object(answers.mapValues { .string($0) }),
+    ]
+    if let session { body["Session"] = .string(session) }
+    return try await callRetryingOnce("RespondToAuthChallenge", body)
+  }
+
+  /// As the JS and Android clients do, one retry when Cognito answers ResourceNotFoundException
+  /// (a remembered device it no longer knows); a second one ends the flow.
+  func callRetryingOnce(_ operation: String, _ body: JSONObject) async throws(AuthError) -> JSONObject {
+    do {
+      let response = try await backend.send(operation, body)
+      if let session = response["Session"]?.string { secrets.insert(session) }
+      return response
+    } catch {
+      if case .service(let type, _) = error, type == "ResourceNotFoundException" { return try await call(operation, body) }
+      throw mapError(error)
+    }
+  }
+
+  private func answerPasswordVerifier(_ response: JSONObject, srp: CognitoSRP, username: String) async throws(AuthError) -> JSONObject {
+    let p = response["ChallengeParameters"]?.stringMap ?? [:]
+    guard let srpB = p["SRP_B"], let salt = p["SALT"], let block = p["SECRET_BLOCK"] else {
+      throw .invalidServiceResponse("PASSWORD_VERIFIER without SRP_B, SALT or SECRET_BLOCK")
+    }
+    let userId = p["USER_ID_FOR_SRP"] ?? username
+    let timestamp = CognitoSRP.timestamp(Date())
+    let poolName = String(userPoolId.split(separator: "_").last ?? Substring(userPoolId))
+    guard let signature = srp.signature(poolName: poolName, userIdForSRP: userId, password: password, srpB: srpB,
+                                        salt: salt, secretBlock: block, timestamp: timestamp)
+    else { throw .invalidServiceResponse("invalid SRP values from Cognito") }
+    var body: JSONObject = [
+      "ClientId": .string(clientId), "ChallengeName": .string("PASSWORD_VERIFIER"),
+      "ChallengeResponses": .object([
+        "USERNAME": .string(userId), "PASSWORD_CLAIM_SECRET_BLOCK": .string(block),
+        "PASSWORD_CLAIM_SIGNATURE": .string(signature), "TIMESTAMP": .string(timestamp),
+      ]),
+    ]
+    if let session = response["Session"]?.string { body["Session"] = .string(session) }
+    return try await callRetryingOnce("RespondToAuthChallenge", body)
+  }
+
+  private func startTOTPSetup(_ challenge: Challenge) async throws(AuthError) -> JSONObject {
+    // Keep the MFA_SETUP challenge; `handle` sees the marker and reads the secret.
+    ["ChallengeName": .string("MFA_SETUP"), "Session": challenge.session.map { .string($0) } ?? .null,
+     "ChallengeParameters": .object(["MFAS_CAN_SETUP": .string("[\"SOFTWARE_TOKEN_MFA\"]")])]
+  }
+
+  /// Turns Cognito's answer into the next step (the Swift client's mapping, C.1.2).
+  private func handle(_ response: JSONObject, username: String) async throws(AuthError) -> AuthSignInResult {
+    if response["AuthenticationResult"]?.object != nil {
+      state = .signedIn(username: username)
+      secrets = []
+      return AuthSignInResult(nextStep: .done)
+    }
+    guard let name = response["ChallengeName"]?.string else {
+      throw .invalidServiceResponse("neither AuthenticationResult nor ChallengeName in the answer")
+    }
+    let session = response["Session"]?.string
+    let parameters = response["ChallengeParameters"]?.stringMap ?? [:]
+    let delivery = AuthCodeDeliveryDetails(
+      destination: parameters["CODE_DELIVERY_DESTINATION"] ?? "",
+      medium: AuthCodeDeliveryDetails.Medium(rawValue: parameters["CODE_DELIVERY_DELIVERY_MEDIUM"] ?? "") ?? .unknown)
+    let info = parameters.filter { !$0.key.hasPrefix("CODE_DELIVERY") && $0.key != "USERNAME" && $0.key != "USER_ID_FOR_SRP" }
+    var challenge = Challenge(username: parameters["USER_ID_FOR_SRP"] ?? username, name: name, session: session,
+                              parameters: parameters, step: .done)
+    switch name {
+    case "SMS_MFA": challenge.step = .confirmSignInWithSMSMFACode(delivery, info.isEmpty ? nil : info)
+    case "SOFTWARE_TOKEN_MFA": challenge.step = .confirmSignInWithTOTPCode
+    case "EMAIL_OTP", "SMS_OTP": challenge.step = .confirmSignInWithOTP(delivery)
+    case "CUSTOM_CHALLENGE": challenge.step = .confirmSignInWithCustomChallenge(info.isEmpty ? nil : info)
+    case "NEW_PASSWORD_REQUIRED": challenge.step = .confirmSignInWithNewPassword(info.isEmpty ? nil : info)
+    case "PASSWORD", "PASSWORD_SRP": challenge.step = .confirmSignInWithPassword
+    case "SELECT_MFA_TYPE":
+      challenge.step = .continueSignInWithMFASelection(Self.mfaTypes(parameters["MFAS_CAN_CHOOSE"]))
+    case "SELECT_CHALLENGE":
+      let names = response["AvailableChallenges"]?.array?.compactMap(\.string) ?? []
+      challenge.step = .continueSignInWithFirstFactorSelection(Set(names.compactMap(AuthFactorType.init(rawValue:))))
+    case "MFA_SETUP":
+      var types = Self.mfaTypes(parameters["MFAS_CAN_SETUP"])
+      types.remove(.sms)  // C.6 item 4: the clients cannot set up SMS
+      if types == [.totp] {
+        let associated = try await call("AssociateSoftwareToken", ["Session": session.map { .string($0) } ?? .null])
+        guard let secret = associated["SecretCode"]?.string else {
+          throw .invalidServiceResponse("AssociateSoftwareToken returned no SecretCode")
+        }
+        challenge.setupSession = associated["Session"]?.string ?? session
+        challenge.step = .continueSignInWithTOTPSetup(TOTPSetupDetails(sharedSecret: secret, username: username))
+      } else if types == [.email] {
+        challenge.step = .continueSignInWithEmailMFASetup
+      } else if types.count > 1 {
+        challenge.step = .continueSignInWithMFASetupSelection(types)
+      } else {
+        state = .signedOut
+        throw .invalidServiceResponse("Cannot initiate MFA setup from available types: \(parameters["MFAS_CAN_SETUP"] ?? "[]")")
+      }
+    case "WEB_AUTHN":
+      state = .signedOut
+      throw .unsupported("passkey sign-in needs a platform authenticator, which this client does not have")
+    default:
+      state = .signedOut
+      throw .unknownChallenge(name)
+    }
+    state = .challenge(challenge)
+    return AuthSignInResult(nextStep: challenge.step)
+  }
+
+  /// Parses MFAS_CAN_CHOOSE / MFAS_CAN_SETUP (a JSON list in a string); unknown values are dropped.
+  static func mfaTypes(_ text: String?) -> Set<MFAType> {
+    guard let text, let data = text.data(using: .utf8),
+      let names = try? JSONDecoder().decode([String].self, from: data)
+    else { return [] }
+    return Set(names.compactMap { MFAType(rawValue: $0) })
+  }
+
+  private func redact(_ text: String) -> String {
+    var result = text
+    for secret in secrets where secret.count >= 3 { result = result.replacingOccurrences(of: secret, with: "[redacted]") }
+    return result
+  }
+}
