@@ -6,7 +6,7 @@ BUILD_FLAGS ?= -c release
 BIN = .build/release/signin-spec
 JUNIT ?= .build/verify.junit.xml
 
-.PHONY: verify test bench build deps clean
+.PHONY: verify test bench build deps moto clean
 
 ## Install Debian's Z3 (C API) when pkg-config cannot find it.
 deps:
@@ -16,6 +16,10 @@ deps:
 	    || { echo "error: could not install libz3-dev; install it with apt-get" >&2; exit 1; }; \
 	fi
 
+## moto's Cognito server, for the tests that talk HTTP to a real Cognito-compatible server.
+moto:
+	@python3 -c "import moto.server, flask" 2>/dev/null || pip install -q "moto[server]"
+
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS) --product signin-spec
 
@@ -24,7 +28,7 @@ verify: build
 	$(BIN) verify --junit $(JUNIT)
 
 ## Unit, model and command-line tests (Swift Testing).
-test: deps
+test: deps moto
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

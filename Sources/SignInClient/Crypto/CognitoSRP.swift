@@ -37,9 +37,11 @@ struct CognitoSRP {
     timestamp: String
   ) -> String? {
     let N = CognitoSRP.N
-    guard let B = BigUInt(srpB, radix: 16), B % N != 0, let saltValue = BigUInt(salt, radix: 16),
-      let secret = Data(base64Encoded: secretBlock + String(repeating: "=", count: (4 - secretBlock.count % 4) % 4))
-    else { return nil }
+    guard let B = BigUInt(srpB, radix: 16), B % N != 0, let saltValue = BigUInt(salt, radix: 16) else { return nil }
+    // Cognito's SECRET_BLOCK is base64 (padding is added if missing); moto sends its session
+    // id instead, which is used as text so the exchange can go on there.
+    let secret = Data(base64Encoded: secretBlock + String(repeating: "=", count: (4 - secretBlock.count % 4) % 4))
+      ?? Data(secretBlock.utf8)
     let u = BigUInt(CognitoSRP.hexHash(CognitoSRP.padHex(largeA) + CognitoSRP.padHex(B)), radix: 16)!
     guard u != 0 else { return nil }
     let userHash = CognitoSRP.hex(Digest.sha256(Array("\(poolName)\(userIdForSRP):\(password)".utf8)))

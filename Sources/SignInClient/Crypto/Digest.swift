@@ -61,7 +61,7 @@ enum Digest {
   private static func padded(_ message: [UInt8]) -> [[UInt8]] {
     var data = message + [0x80]
     while data.count % 64 != 56 { data.append(0) }
-    data += (0..<8).reversed().map { UInt8(truncatingIfNeeded: UInt64(message.count) * 8 >> (UInt64($0) * 8)) }
+    data += (0..<8).reversed().map { UInt8(truncatingIfNeeded: (UInt64(message.count) * 8) >> (UInt64($0) * 8)) }
     return stride(from: 0, to: data.count, by: 64).map { Array(data[$0..<($0 + 64)]) }
   }
 

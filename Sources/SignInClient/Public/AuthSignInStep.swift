@@ -39,6 +39,11 @@ public struct AuthCodeDeliveryDetails: Sendable, Equatable {
   public enum Medium: String, Sendable { case sms = "SMS", email = "EMAIL", unknown = "UNKNOWN" }
   public let destination: String
   public let medium: Medium
+
+  public init(destination: String, medium: Medium) {
+    self.destination = destination
+    self.medium = medium
+  }
 }
 
 /// What the user needs to add a TOTP authenticator.

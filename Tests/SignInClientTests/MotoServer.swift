@@ -1,0 +1,91 @@
+import Foundation
+import SignInClient
+
+/// moto's Cognito server (`moto_server`, PyPI `moto`) on 127.0.0.1 and a free port, started
+/// for one test and stopped by PID when it ends. TOTP checks are on
+/// (MOTO_COGNITO_IDP_USER_POOL_ENABLE_TOTP=true).
+final class MotoServer: @unchecked Sendable {
+  let process = Process()
+  let port: Int
+  let endpoint: URL
+
+  init() async throws {
+    port = try MotoServer.freePort()
+    endpoint = URL(string: "http://127.0.0.1:\(port)/")!
+    // The interpreter itself (not a pyenv shim), so the PID we stop is moto's.
+    process.executableURL = URL(fileURLWithPath: try MotoServer.python())
+    process.arguments = ["-m", "moto.server", "-H", "127.0.0.1", "-p", String(port)]
+    var environment = ProcessInfo.processInfo.environment
+    environment["MOTO_COGNITO_IDP_USER_POOL_ENABLE_TOTP"] = "true"
+    process.environment = environment
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // Wait until it answers (at most ~15 s).
+    let probe = HTTPCognitoBackend(endpoint: endpoint, timeout: 1)
+    for _ in 0..<150 {
+      if (try? await probe.send("ListUserPools", ["MaxResults": .number(1)])) != nil { return }
+      try await Task.sleep(nanoseconds: 100_000_000)
+    }
+    stop()
+    throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "moto_server did not start on port \(port)"])
+  }
+
+  deinit { stop() }
+
+  func stop() {
+    guard process.isRunning else { return }
+    kill(process.processIdentifier, SIGKILL)
+    for _ in 0..<50 where process.isRunning { usleep(20_000) }
+  }
+
+  static func python() throws -> String {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["python3", "-c", "import sys; print(sys.executable)"]
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    try p.run()
+    p.waitUntilExit()
+    return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  static func freePort() throws -> Int {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["python3", "-c", "import socket;s=socket.socket();s.bind(('127.0.0.1',0));print(s.getsockname()[1])"]
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    try p.run()
+    p.waitUntilExit()
+    return Int(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+  }
+
+  var backend: HTTPCognitoBackend { HTTPCognitoBackend(endpoint: endpoint, timeout: 10) }
+
+  /// An admin call; fails the test on error.
+  @discardableResult
+  func admin(_ operation: String, _ body: JSONObject) async throws -> JSONObject {
+    try await backend.send(operation, body)
+  }
+
+  /// A pool and an app client; returns (poolId, clientId).
+  func makePool(mfa: String = "OFF", totp: Bool = false) async throws -> (String, String) {
+    let pool = try await admin("CreateUserPool", ["PoolName": .string("signin-spec")])
+    let poolId = pool["UserPool"]?.object?["Id"]?.string ?? ""
+    let client = try await admin("CreateUserPoolClient", [
+      "UserPoolId": .string(poolId), "ClientName": .string("tests"),
+      "ExplicitAuthFlows": .array([.string("ALLOW_USER_PASSWORD_AUTH"), .string("ALLOW_USER_SRP_AUTH")]),
+    ])
+    let clientId = client["UserPoolClient"]?.object?["ClientId"]?.string ?? ""
+    if mfa != "OFF" || totp {
+      try await admin("SetUserPoolMfaConfig", [
+        "UserPoolId": .string(poolId), "MfaConfiguration": .string(mfa),
+        "SoftwareTokenMfaConfiguration": .object(["Enabled": .bool(totp)]),
+      ])
+    }
+    return (poolId, clientId)
+  }
+}
