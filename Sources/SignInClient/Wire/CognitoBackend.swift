@@ -19,6 +19,11 @@ public protocol CognitoBackend: Sendable {
   func send(_ operation: String, _ request: JSONObject) async throws(CognitoCallError) -> JSONObject
 }
 
+/// Set when the request timer cancelled the request.
+private final class TimeoutFlag: @unchecked Sendable {
+  var fired = false
+}
+
 /// Cognito over HTTP: POST with `X-Amz-Target: AWSCognitoIdentityProviderService.<Op>`.
 public struct HTTPCognitoBackend: CognitoBackend {
   public let endpoint: URL
@@ -40,15 +45,21 @@ public struct HTTPCognitoBackend: CognitoBackend {
       throw .malformed("could not encode the request")
     }
     let result: (Data, Int)
+    let timer = TimeoutFlag()
     do {
       result = try await withCheckedThrowingContinuation { continuation in
-        URLSession.shared.dataTask(with: urlRequest) { data, response, error in
+        let task = URLSession.shared.dataTask(with: urlRequest) { data, response, error in
           if let error { continuation.resume(throwing: error) }
           else { continuation.resume(returning: (data ?? Data(), (response as? HTTPURLResponse)?.statusCode ?? 0)) }
-        }.resume()
+        }
+        task.resume()
+        // URLSession's timeout is an idle timeout; this bounds the whole request.
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+          if task.state == .running { timer.fired = true; task.cancel() }
+        }
       }
     } catch {
-      throw .network((error as NSError).localizedDescription)
+      throw .network(timer.fired ? "no answer within \(Int(timeout)) s" : (error as NSError).localizedDescription)
     }
     let (data, status) = result
     let body = try? JSONDecoder().decode(JSONValue.self, from: data)
