@@ -27,6 +27,7 @@ let package = Package(
       dependencies: [.product(name: "Yams", package: "Yams")]),
     .target(name: "ModelChecking", dependencies: ["SignInModel"]),
     .target(name: "SignInClient", dependencies: ["BigInt"]),
+    .target(name: "Conformance", dependencies: ["SignInClient", "SignInModel", "ModelChecking"]),
     .target(name: "SymbolicChecking", dependencies: ["SignInModel", "ModelChecking", "Z3Kit"]),
     .target(name: "Reporting", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
     .executableTarget(
@@ -38,6 +39,7 @@ let package = Package(
     .testTarget(name: "SignInModelTests", dependencies: ["SignInModel"]),
     .testTarget(name: "ModelCheckingTests", dependencies: ["SignInModel", "ModelChecking", "Reporting"]),
     .testTarget(name: "Z3KitTests", dependencies: ["Z3Kit"]),
+    .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "SignInClient", "SignInModel", "ModelChecking"]),
     .testTarget(name: "SignInClientTests", dependencies: ["SignInClient", "SignInModel", "ModelChecking"]),
     .testTarget(name: "SymbolicCheckingTests", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
     .testTarget(name: "CLITests", dependencies: []),

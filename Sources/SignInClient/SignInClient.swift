@@ -150,9 +150,14 @@ public actor SignInClient {
       return try await run(username: username) { () throws(AuthError) -> JSONObject in
         try await self.respond("SELECT_MFA_TYPE", session: challenge.session, ["USERNAME": username, "ANSWER": type.rawValue])
       }
-    case .continueSignInWithFirstFactorSelection:
+    case .continueSignInWithFirstFactorSelection(let offered):
       guard let factor = AuthFactorType(rawValue: challengeResponse.uppercased()) else {
         throw .validation("choose one of PASSWORD, PASSWORD_SRP, SMS_OTP, EMAIL_OTP, WEB_AUTHN")
+      }
+      // Swift checks only the syntax here; a factor Cognito did not offer would fail later
+      // (after the password is typed), so this client refuses it at once.
+      guard offered.contains(factor) else {
+        throw .validation("\(factor.rawValue) was not offered; choose one of \(offered.map(\.rawValue).sorted().joined(separator: ", "))")
       }
       if factor == .password || factor == .passwordSRP {
         challenge.chosenFactor = factor
@@ -168,7 +173,7 @@ public actor SignInClient {
       password = challengeResponse
       let srp = challenge.chosenFactor == .passwordSRP ? CognitoSRP(random: randomSource(128)) : nil
       let selectName = challenge.name == "SELECT_CHALLENGE" ? "SELECT_CHALLENGE" : challenge.name
-      return try await run(username: username, endOnFailure: true) { () throws(AuthError) -> JSONObject in
+      return try await run(username: username) { () throws(AuthError) -> JSONObject in
         var answers = ["USERNAME": username]
         if let srp {
           answers["ANSWER"] = "PASSWORD_SRP"
@@ -265,7 +270,7 @@ public actor SignInClient {
   /// the current step; UserNotConfirmed and PasswordResetRequired become steps; anything
   /// else ends the flow (signed out), so a new signIn is never blocked.
   private func run(
-    username: String, endOnFailure: Bool = false, _ exchange: () async throws(AuthError) -> JSONObject
+    username: String, _ exchange: () async throws(AuthError) -> JSONObject
   ) async throws(AuthError) -> AuthSignInResult {
     let before = state
     do {
@@ -280,7 +285,7 @@ public actor SignInClient {
         state = .signedOut
         return AuthSignInResult(nextStep: .resetPassword(nil))
       default:
-        if error.isRetryable && !endOnFailure, case .challenge = before { state = before } else { state = .signedOut }
+        if error.isRetryable, case .challenge = before { state = before } else { state = .signedOut }
         throw error
       }
     }

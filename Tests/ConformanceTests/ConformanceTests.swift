@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import Conformance
+import ModelChecking
+import SignInClient
+import SignInModel
+
+/// The reference client, on the simulated pool, does at every call what the model expects.
+@Suite("Conformance of the reference client to the models")
+struct ConformanceTests {
+  static func describe(_ m: ConformanceMismatch) -> String {
+    let config = m.configuration.compactMap { a in a.value.map { "\(a.variable)=\($0)" } }.joined(separator: " ")
+    let calls = m.expected.map { "\($0.call)(\($0.response)) -> \($0.outcome)" }.joined(separator: "; ")
+    return "\(config)\n  calls: \(calls)\n  client: \(m.observed)"
+  }
+
+  @Test("every configuration of the 2023 model that the run covers, three sequences each")
+  func model2023() async throws {
+    let runner = ConformanceRunner(model: try ModelLoader.load(file: "models/2023-swift.yaml"))
+    let report = await runner.run(runner.allConfigurations(), seed: 1)
+    print("conformance 2023: \(report.configurations) configurations, \(report.sequences) sequences, \(report.callsChecked) calls checked, \(report.mismatches.count) mismatches")
+    #expect(report.configurations > 4_000)
+    #expect(report.mismatches.isEmpty, "\(report.mismatches.prefix(3).map(Self.describe).joined(separator: "\n"))")
+  }
+
+  @Test("sampled configurations of the 2024 and 2026 models", arguments: ["models/2024-flutter.yaml", "models/2026-all-platforms.yaml"])
+  func sampled(file: String) async throws {
+    let runner = ConformanceRunner(model: try ModelLoader.load(file: file))
+    let configurations = runner.sampleConfigurations(count: 1_500, seed: 7)
+    let report = await runner.run(configurations, seed: 2)
+    print("conformance \(file): \(report.configurations) configurations, \(report.sequences) sequences, \(report.callsChecked) calls checked, \(report.mismatches.count) mismatches")
+    #expect(report.configurations == 1_500)
+    #expect(report.mismatches.isEmpty, "\(report.mismatches.prefix(3).map(Self.describe).joined(separator: "\n"))")
+  }
+}
