@@ -154,9 +154,12 @@ public actor SignInClient {
       guard let factor = AuthFactorType(rawValue: challengeResponse.uppercased()) else {
         throw .validation("choose one of PASSWORD, PASSWORD_SRP, SMS_OTP, EMAIL_OTP, WEB_AUTHN")
       }
-      // Swift checks only the syntax here; a factor Cognito did not offer would fail later
-      // (after the password is typed), so this client refuses it at once.
-      guard offered.contains(factor) else {
+      // Swift checks only the syntax and sends the choice to Cognito, which decides. A password
+      // factor is handled here without asking Cognito, so this client refuses it when no
+      // password factor was offered (found by the conformance run); PASSWORD and PASSWORD_SRP
+      // stand for each other, as the Android fixtures show.
+      let passwordOffered = offered.contains(.password) || offered.contains(.passwordSRP)
+      if (factor == .password || factor == .passwordSRP) && !passwordOffered {
         throw .validation("\(factor.rawValue) was not offered; choose one of \(offered.map(\.rawValue).sorted().joined(separator: ", "))")
       }
       if factor == .password || factor == .passwordSRP {
