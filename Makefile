@@ -26,6 +26,7 @@ build: deps
 ## Check every model in models/ and write a JUnit report for CI.
 verify: build
 	$(BIN) verify --junit $(JUNIT)
+	$(BIN) replay counterexamples
 
 ## Unit, model and command-line tests (Swift Testing).
 test: deps moto

@@ -46,8 +46,8 @@ public struct ConformanceRunner: Sendable {
       && !["WEB_AUTHN", "PASSWORD_SRP"].contains(configuration["pool.preferredFirstFactor"] ?? "none")
   }
 
-  static let unsupportedResponses: Set<String> = ["selectPASSWORD_SRP", "selectWEB_AUTHN"]
-  static let localSelectionSteps: Set<String> = ["continueSignInWithFirstFactorSelection", "continueSignInWithMFASetupSelection"]
+  public static let unsupportedResponses: Set<String> = ["selectPASSWORD_SRP", "selectWEB_AUTHN"]
+  public static let localSelectionSteps: Set<String> = ["continueSignInWithFirstFactorSelection", "continueSignInWithMFASetupSelection"]
 
   /// Every valid configuration of the model, in a fixed order.
   public func allConfigurations() -> [[String: String]] {
@@ -109,14 +109,14 @@ public struct ConformanceRunner: Sendable {
     return report
   }
 
-  private func swiftName(_ stepID: String) -> String {
+  public func swiftName(_ stepID: String) -> String {
     guard let i = model.stepIndex(named: stepID) else { return stepID }
     if case .name(let n)? = model.steps[i].names.first(where: { $0.platform == "swift" })?.form { return n }
     return stepID
   }
 
   /// The answer the client sends for a response class at a step.
-  private func answer(_ response: String, step: String, offered: [String]) -> String {
+  public func answer(_ response: String, step: String, offered: [String]) -> String {
     switch response {
     case "correctCode": return SimulatedUserPool.code
     case "wrongCode": return "000000"
@@ -150,7 +150,7 @@ public struct ConformanceRunner: Sendable {
     }
   }
 
-  private func flow(_ configuration: [String: String]) -> AuthFlowType {
+  public func flow(_ configuration: [String: String]) -> AuthFlowType {
     switch configuration["pool.authFlow"] {
     case "customWithoutSRP": return .customWithoutSRP
     case "userAuth":
@@ -206,7 +206,7 @@ public struct ConformanceRunner: Sendable {
         observed = .failure(error)
       }
       let current = await client.currentStep
-      if let problem = compare(expected, observed, current: current) {
+      if let problem = compare(expected, observed, current: current, offered: oracle.offered) {
         return ConformanceMismatch(
           configuration: model.configurationIndices.map { Assignment(variable: model.variables[$0].name, value: configuration[model.variables[$0].name]) },
           expected: oracle.trace, observed: problem)
@@ -215,11 +215,29 @@ public struct ConformanceRunner: Sendable {
     return nil
   }
 
+  /// The options a selection step offers, in the model's option names.
+  static func offeredNames(_ step: AuthSignInStep) -> Set<String>? {
+    let mfa: [MFAType: String] = [.sms: "SMS", .totp: "TOTP", .email: "EMAIL"]
+    switch step {
+    case .continueSignInWithMFASelection(let types), .continueSignInWithMFASetupSelection(let types):
+      return Set(types.compactMap { mfa[$0] })
+    case .continueSignInWithFirstFactorSelection(let factors): return Set(factors.map(\.rawValue))
+    default: return nil
+    }
+  }
+
   /// nil when the client did what the model expects; otherwise what it did instead.
-  private func compare(_ expected: TraceOutcome, _ observed: Result<AuthSignInResult, AuthError>, current: AuthSignInStep?) -> String? {
+  /// `offered` is what the model's step offers after the call, for selection steps.
+  public func compare(
+    _ expected: TraceOutcome, _ observed: Result<AuthSignInResult, AuthError>, current: AuthSignInStep?, offered: [String] = []
+  ) -> String? {
     switch (expected, observed) {
     case (.step(let id), .success(let result)):
-      return result.nextStep.name == swiftName(id) ? nil : "returned \(result.nextStep.name), the model expects \(swiftName(id))"
+      if result.nextStep.name != swiftName(id) { return "returned \(result.nextStep.name), the model expects \(swiftName(id))" }
+      if let names = Self.offeredNames(result.nextStep), !offered.isEmpty, names != Set(offered) {
+        return "offers \(names.sorted().joined(separator: ", ")), the model offers \(offered.sorted().joined(separator: ", "))"
+      }
+      return nil
     case (.error(_, let stays), .failure(let error)):
       if !error.isRetryable { return "threw \(error), which ends the flow; the model expects a retryable error" }
       return current?.name == swiftName(stays) ? nil : "threw \(error) but is now on \(current?.name ?? "no step")"

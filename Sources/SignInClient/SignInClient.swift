@@ -32,14 +32,20 @@ public actor SignInClient {
   /// Strings that must never appear in an error: the password, answers and sessions.
   private var secrets: Set<String> = []
   private var randomSource: @Sendable (Int) -> [UInt8]
+  /// Deliberate bugs (for the fuzzer's catalogue); empty for the reference client.
+  let bugs: Set<DeliberateBug>
+  /// With `.sessionNotRefreshed`: the first session of the flow.
+  private var firstSession: String?
 
   /// - Parameters:
   ///   - userPoolId: e.g. `us-east-1_AbCdEf`; its part after `_` names the pool in SRP.
   ///   - random: the source of SRP's ephemeral secret (tests pass a fixed one).
   public init(
     backend: CognitoBackend, clientId: String, userPoolId: String,
-    random: @escaping @Sendable (Int) -> [UInt8] = { n in (0..<n).map { _ in UInt8.random(in: 0...255) } }
+    random: @escaping @Sendable (Int) -> [UInt8] = { n in (0..<n).map { _ in UInt8.random(in: 0...255) } },
+    bugs: Set<DeliberateBug> = []
   ) {
+    self.bugs = bugs
     self.backend = backend
     self.clientId = clientId
     self.userPoolId = userPoolId
@@ -64,6 +70,7 @@ public actor SignInClient {
       throw .invalidState("There is already a user in signedIn state. SignOut the user first before calling signIn")
     }
     state = .signedOut
+    firstSession = nil
     self.password = password ?? ""
     secrets = Set([password].compactMap { $0 }.filter { !$0.isEmpty })
     var parameters: [String: String] = ["USERNAME": username]
@@ -289,6 +296,9 @@ public actor SignInClient {
         return AuthSignInResult(nextStep: .resetPassword(nil))
       default:
         if error.isRetryable, case .challenge = before { state = before } else { state = .signedOut }
+        if bugs.contains(.retryRefusedAfterWrongCode), error == .codeMismatch { state = .signedOut }
+        if bugs.contains(.noRestartAfterFailAuthentication), case .notAuthorized = error, case .challenge = before { state = before }
+        if bugs.contains(.stuckOnUnknownChallenge), case .unknownChallenge = error, case .challenge = before { state = before }
         throw error
       }
     }
@@ -389,7 +399,10 @@ public actor SignInClient {
     guard let name = response["ChallengeName"]?.string else {
       throw .invalidServiceResponse("neither AuthenticationResult nor ChallengeName in the answer")
     }
-    let session = response["Session"]?.string
+    var session = response["Session"]?.string
+    if bugs.contains(.sessionNotRefreshed) {
+      if let first = firstSession { session = first } else { firstSession = session }
+    }
     let parameters = response["ChallengeParameters"]?.stringMap ?? [:]
     let delivery = AuthCodeDeliveryDetails(
       destination: parameters["CODE_DELIVERY_DESTINATION"] ?? "",
@@ -399,13 +412,16 @@ public actor SignInClient {
                               parameters: parameters, step: .done)
     switch name {
     case "SMS_MFA": challenge.step = .confirmSignInWithSMSMFACode(delivery, info.isEmpty ? nil : info)
-    case "SOFTWARE_TOKEN_MFA": challenge.step = .confirmSignInWithTOTPCode
+    case "SOFTWARE_TOKEN_MFA":
+      challenge.step = bugs.contains(.wrongStepMapping)
+        ? .confirmSignInWithSMSMFACode(delivery, nil) : .confirmSignInWithTOTPCode
     case "EMAIL_OTP", "SMS_OTP": challenge.step = .confirmSignInWithOTP(delivery)
     case "CUSTOM_CHALLENGE": challenge.step = .confirmSignInWithCustomChallenge(info.isEmpty ? nil : info)
     case "NEW_PASSWORD_REQUIRED": challenge.step = .confirmSignInWithNewPassword(info.isEmpty ? nil : info)
     case "PASSWORD", "PASSWORD_SRP": challenge.step = .confirmSignInWithPassword
     case "SELECT_MFA_TYPE":
-      challenge.step = .continueSignInWithMFASelection(Self.mfaTypes(parameters["MFAS_CAN_CHOOSE"]))
+      challenge.step = .continueSignInWithMFASelection(
+        bugs.contains(.offersUnusableType) ? Set(MFAType.allCases) : Self.mfaTypes(parameters["MFAS_CAN_CHOOSE"]))
     case "SELECT_CHALLENGE":
       let names = response["AvailableChallenges"]?.array?.compactMap(\.string) ?? []
       challenge.step = .continueSignInWithFirstFactorSelection(Set(names.compactMap(AuthFactorType.init(rawValue:))))

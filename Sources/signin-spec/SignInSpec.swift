@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// `signin-spec`: model-checks the Amplify Auth multi-step sign-in flow.
 @main
-struct SignInSpec: ParsableCommand {
+struct SignInSpec: AsyncParsableCommand {
   static let version = "0.1.0"
 
   static let configuration = CommandConfiguration(
@@ -13,5 +13,5 @@ struct SignInSpec: ParsableCommand {
       2 a model file is malformed; 3 internal error; 64 bad command-line usage.
       """,
     version: version,
-    subcommands: [Verify.self, Prove.self, List.self, Bench.self])
+    subcommands: [Verify.self, Prove.self, Fuzz.self, Replay.self, List.self, Bench.self])
 }

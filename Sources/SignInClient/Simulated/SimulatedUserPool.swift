@@ -25,6 +25,7 @@ public actor SimulatedUserPool: CognitoBackend {
   private var sessions: [String: Session] = [:]
   private var nextSession = 0
   private var faultPending = false
+  private var unknownPending = false
   private var failures = 0
   private var status: String
 
@@ -35,6 +36,9 @@ public actor SimulatedUserPool: CognitoBackend {
 
   /// The next call fails in transit (no answer).
   public func injectNetworkFault() { faultPending = true }
+  /// The next successful challenge answer is replaced by a challenge this client cannot know
+  /// (a future enum value of ChallengeNameType).
+  public func injectUnknownChallenge() { unknownPending = true }
   /// Every open session expires (time passes).
   public func expireSessions() { sessions.removeAll() }
 
@@ -123,6 +127,14 @@ public actor SimulatedUserPool: CognitoBackend {
       faultPending = false
       if operation != "InitiateAuth" { failures += 1 }
       throw .network("simulated network fault")
+    }
+    if unknownPending, operation == "InitiateAuth" || operation == "RespondToAuthChallenge" {
+      unknownPending = false
+      var response = operation == "InitiateAuth" ? try initiate(request) : try respond(request)
+      if response["ChallengeName"] != nil || response["AuthenticationResult"] != nil {
+        response = challenge("FUTURE_CHALLENGE_2027", Session(challenge: "FUTURE_CHALLENGE_2027"))
+      }
+      return response
     }
     switch operation {
     case "InitiateAuth": return try initiate(request)

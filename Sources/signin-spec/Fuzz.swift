@@ -1,0 +1,153 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Fuzzing
+import ModelChecking
+import SignInClient
+import SignInModel
+
+/// Fuzzes the reference client (or a deliberately broken one) against the model.
+struct Fuzz: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Drive the reference client with random configurations, responses and faults; check every step against the model.")
+
+  @Option(help: "The model (default: models/2026-all-platforms.yaml).")
+  var model = "models/2026-all-platforms.yaml"
+
+  @Option(help: "Number of cases to run.")
+  var runs: Int?
+
+  @Option(help: "Run for this long: 30s, 2m, or seconds.")
+  var time: String?
+
+  @Option(help: "Seed; the same seed and model give the same run on any machine (default: random, printed).")
+  var seed: UInt64?
+
+  @Option(help: "Parallel workers (default: the number of cores).")
+  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+  @Option(help: "K/N: run only the cases whose index is K-1 modulo N, so N machines split one seed space.")
+  var shard: String = "1/1"
+
+  @Option(help: "reference, or a deliberate bug: \(DeliberateBug.allCases.map(\.rawValue).joined(separator: ", ")).")
+  var client = "reference"
+
+  @Option(help: "Where shrunk failures are saved (named by content hash).")
+  var corpus = "counterexamples"
+
+  @Flag(help: "Do not save failures.")
+  var noSave = false
+
+  @Option(help: "Output format: text or json.")
+  var format: Verify.Format = .text
+
+  func validate() throws {
+    if runs == nil && time == nil { throw ValidationError("give --runs N or --time DURATION") }
+    if let time, Self.seconds(time) == nil { throw ValidationError("--time takes 30s, 2m or a number of seconds, not '\(time)'") }
+    if client != "reference" && DeliberateBug(rawValue: client) == nil {
+      let suggestion = Suggestions.closest(to: client, among: ["reference"] + DeliberateBug.allCases.map(\.rawValue))
+      throw ValidationError("unknown client '\(client)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+    }
+    guard Self.shard(shard) != nil else { throw ValidationError("--shard takes K/N with 1 <= K <= N") }
+    if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+  }
+
+  @Sendable static func printProgress(_ cases: Int, _ found: Int) {
+    FileHandle.standardError.write(Data("\r  \(cases) cases on worker 1, \(found) failures".utf8))
+  }
+
+  static func seconds(_ text: String) -> Double? {
+    if text.hasSuffix("m"), let v = Double(text.dropLast()) { return v * 60 }
+    if text.hasSuffix("s"), let v = Double(text.dropLast()) { return v }
+    return Double(text)
+  }
+
+  static func shard(_ text: String) -> (Int, Int)? {
+    let parts = text.split(separator: "/").compactMap { Int($0) }
+    guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else { return nil }
+    return (parts[0], parts[1])
+  }
+
+  func run() async throws {
+    let loaded: SignInModel
+    do { loaded = try ModelLoader.load(file: model) } catch {
+      printError(error.description)
+      throw ExitStatus.badModel
+    }
+    let seed = self.seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
+    let (k, n) = Self.shard(shard)!
+    let bugs: Set<DeliberateBug> = DeliberateBug(rawValue: client).map { [$0] } ?? []
+    let fuzzer = Fuzzer(executor: CaseExecutor(model: loaded, bugs: bugs))
+    let deadline = time.flatMap(Self.seconds).map { DispatchTime.now() + $0 }
+    let total = runs ?? 100_000_000
+    let showProgress = format == .text && isatty(1) != 0 && ProcessInfo.processInfo.environment["CI"] == nil
+    if format == .text { print("fuzz \(loaded.name), client \(client), seed \(seed), shard \(k)/\(n), \(jobs) jobs") }
+    // Shard, then job: index i belongs to shard (i mod n) and job ((i div n) mod jobs).
+    let perJob = runs.map { ($0 + jobs - 1) / jobs } ?? 5_000_000
+    var plans: [[Int]] = []
+    for job in 0..<jobs {
+      var indices: [Int] = []
+      var i = k - 1 + job * n
+      while indices.count < perJob && i < total {
+        indices.append(i)
+        i += n * jobs
+      }
+      plans.append(indices)
+    }
+    let progress: (@Sendable (Int, Int) -> Void)? = showProgress ? Self.printProgress : nil
+    let summaries = await withTaskGroup(of: FuzzSummary.self) { group in
+      for (job, indices) in plans.enumerated() {
+        let report = job == 0 ? progress : nil
+        group.addTask { await fuzzer.run(seed: seed, indices: indices, deadline: deadline, progress: report) }
+      }
+      var all: [FuzzSummary] = []
+      for await s in group { all.append(s) }
+      return all
+    }
+    if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+    var summary = FuzzSummary()
+    summary.allTransitions = summaries.first?.allTransitions ?? []
+    var seen = Set<String>()
+    for s in summaries {
+      summary.cases += s.cases
+      summary.calls += s.calls
+      summary.seconds = max(summary.seconds, s.seconds)
+      for (t, c) in s.covered { summary.covered[t, default: 0] += c }
+      for f in s.findings where seen.insert(f.execution.message ?? "").inserted { summary.findings.append(f) }
+    }
+    var saved: [String] = []
+    if !noSave {
+      for finding in summary.findings {
+        let file = CounterexampleFile(finding: finding, model: loaded, client: client, tool: "signin-spec \(SignInSpec.version)")
+        saved.append(try file.write(to: corpus))
+      }
+    }
+    let coveredCount = summary.allTransitions.filter { summary.covered[$0] != nil }.count
+    if format == .json {
+      let object: [String: Any] = [
+        "model": loaded.name, "client": client, "seed": String(seed), "shard": "\(k)/\(n)", "cases": summary.cases,
+        "calls": summary.calls, "seconds": summary.seconds, "failures": summary.findings.count, "saved": saved,
+        "transitions": summary.allTransitions.count, "covered": coveredCount, "neverExercised": summary.neverExercised,
+      ]
+      let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+      print(String(decoding: data, as: UTF8.self))
+    } else {
+      print(String(format: "  %d cases, %d calls in %.2f s (%.0f calls/s)", summary.cases, summary.calls, summary.seconds,
+                   Double(summary.calls) / max(summary.seconds, 1e-9)))
+      print("  transition coverage: \(coveredCount)/\(summary.allTransitions.count)")
+      let never = summary.neverExercised
+      if !never.isEmpty {
+        print("  never exercised (\(never.count)):")
+        for t in never { print("    \(t)") }
+      }
+      print("  failures: \(summary.findings.count)")
+      for (finding, path) in zip(summary.findings, saved + Array(repeating: "(not saved)", count: summary.findings.count)) {
+        print("    \(finding.execution.message ?? "")")
+        print("      shrunk from \(finding.originalLength) to \(finding.fuzzCase.calls.count) calls, found after "
+          + String(format: "%.2f s", finding.secondsToFind) + "; saved as \(path)")
+      }
+      print("  replay with: signin-spec replay \(corpus)   (seed \(seed))")
+    }
+    if !summary.findings.isEmpty { throw ExitStatus.violation }
+  }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import Fuzzing
+import SignInClient
+import SignInModel
+
+/// Re-runs saved fuzz failures; a case passes when the client now does what the model says.
+struct Replay: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Re-run saved counterexamples; each passes when the property now holds (the bug is fixed).")
+
+  @Argument(help: "Counterexample files or folders (default: counterexamples/).")
+  var paths: [String] = []
+
+  @Option(help: "reference (default), or a deliberate bug, to check a case still catches it.")
+  var client = "reference"
+
+  @Flag(help: "Print each case: configuration, calls, what the model expects and what the client did.")
+  var explain = false
+
+  func run() async throws {
+    var files: [String] = []
+    for path in paths.isEmpty ? ["counterexamples"] : paths {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw ValidationError("no such file or folder: \(path)")
+      }
+      if isDirectory.boolValue {
+        files += try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".json") }.sorted()
+          .map { (path as NSString).appendingPathComponent($0) }
+      } else {
+        files.append(path)
+      }
+    }
+    guard let bugs: Set<DeliberateBug> = client == "reference" ? [] : DeliberateBug(rawValue: client).map({ [$0] }) else {
+      throw ValidationError("unknown client '\(client)'")
+    }
+    var failed = 0
+    for path in files {
+      let file: CounterexampleFile
+      do { file = try CounterexampleFile.read(path) } catch {
+        printError("\(path): error: not a signin-spec counterexample file (\(error.localizedDescription))")
+        throw ExitStatus.badModel
+      }
+      let modelPath = FileManager.default.fileExists(atPath: file.model.file) ? file.model.file
+        : (try? FileManager.default.contentsOfDirectory(atPath: "models"))?.map { "models/" + $0 }
+          .first { (try? ModelLoader.load(file: $0))?.name == file.model.name } ?? file.model.file
+      let model: SignInModel
+      do { model = try ModelLoader.load(file: modelPath) } catch {
+        printError(error.description)
+        throw ExitStatus.badModel
+      }
+      let note = model.contentHash == file.model.contentHash ? "" : " (the model changed since this case was saved; replayed on the current one)"
+      let execution = await CaseExecutor(model: model, bugs: bugs).execute(file.fuzzCase)
+      if execution.failed {
+        failed += 1
+        print("FAILS   \(path): \(execution.message ?? "")\(note)")
+      } else if !execution.valid {
+        print("STALE   \(path): the calls no longer fit the model\(note)")
+      } else {
+        print("passes  \(path) (found on client \(file.client): \(file.message))\(note)")
+      }
+      if explain { print(file.explain().split(separator: "\n").map { "        " + $0 }.joined(separator: "\n")) }
+    }
+    print("\(files.count) case\(files.count == 1 ? "" : "s") replayed on the \(client) client: \(files.count - failed) passed, \(failed) failed")
+    if failed > 0 { throw ExitStatus.violation }
+  }
+}

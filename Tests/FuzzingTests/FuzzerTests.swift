@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import Fuzzing
+import SignInClient
+import SignInModel
+
+@Suite("The fuzzer")
+struct FuzzerTests {
+  static let model = try! ModelLoader.load(file: "models/2026-all-platforms.yaml")
+
+  @Test("the reference client passes a seeded run, and the run covers most transitions")
+  func referencePasses() async {
+    let fuzzer = Fuzzer(executor: CaseExecutor(model: Self.model))
+    let summary = await fuzzer.run(seed: 42, indices: Array(0..<3_000), deadline: nil)
+    #expect(summary.findings.isEmpty, "\(summary.findings.first?.execution.message ?? "")")
+    #expect(summary.cases == 3_000)
+    #expect(summary.covered.count >= 80, "covered \(summary.covered.count) of \(summary.allTransitions.count)")
+  }
+
+  @Test("every broken client of the catalogue is found, shrunk, and its case replays", arguments: DeliberateBug.allCases)
+  func catalogue(bug: DeliberateBug) async throws {
+    let broken = CaseExecutor(model: Self.model, bugs: [bug])
+    let summary = await Fuzzer(executor: broken).run(seed: 3, indices: Array(0..<20_000), deadline: nil, stopAtFirstFailure: true)
+    let finding = try #require(summary.findings.first, "\(bug) was not found in 20,000 cases")
+    #expect(finding.fuzzCase.calls.count <= finding.originalLength)
+    #expect(finding.fuzzCase.calls.count <= 4, "\(bug): shrunk to \(finding.fuzzCase.calls.count) calls")
+    // The shrunk case reproduces on the broken client, and passes on the reference client.
+    #expect(await broken.execute(finding.fuzzCase).failed)
+    #expect(await !CaseExecutor(model: Self.model).execute(finding.fuzzCase).failed)
+  }
+
+  @Test("the same seed gives the same cases")
+  func deterministic() async {
+    let fuzzer = Fuzzer(executor: CaseExecutor(model: Self.model, bugs: [.offersUnusableType]))
+    let a = await fuzzer.run(seed: 9, indices: Array(0..<500), deadline: nil)
+    let b = await fuzzer.run(seed: 9, indices: Array(0..<500), deadline: nil)
+    #expect(a.covered == b.covered)
+    #expect(a.findings.map(\.fuzzCase) == b.findings.map(\.fuzzCase))
+  }
+
+  @Test("a counterexample file round-trips, is named by its content, and carries an ITF trace")
+  func file() async throws {
+    let broken = CaseExecutor(model: Self.model, bugs: [.retryRefusedAfterWrongCode])
+    let summary = await Fuzzer(executor: broken).run(seed: 3, indices: Array(0..<20_000), deadline: nil, stopAtFirstFailure: true)
+    let finding = try #require(summary.findings.first)
+    let file = CounterexampleFile(finding: finding, model: Self.model, client: "retryRefusedAfterWrongCode", tool: "test")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cx-\(UUID().uuidString)").path
+    let path = try file.write(to: folder)
+    let again = try file.write(to: folder)
+    #expect(path == again, "the same case is the same file")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 1)
+    let read = try CounterexampleFile.read(path)
+    #expect(read == file)
+    #expect(read.version == 1 && read.model.contentHash == Self.model.contentHash)
+    #expect(read.itf.object?["#meta"]?.object?["format"]?.string == "ITF")
+    #expect(read.itf.object?["states"]?.array?.count == read.calls.count + 1)
+    #expect(read.explain().contains("<-- differs"))
+  }
+
+  @Test("every saved case in counterexamples/ passes on the reference client")
+  func corpusPasses() async throws {
+    let files = try FileManager.default.contentsOfDirectory(atPath: "counterexamples").filter { $0.hasSuffix(".json") }
+    #expect(!files.isEmpty)
+    for name in files {
+      let file = try CounterexampleFile.read("counterexamples/\(name)")
+      #expect(file.model.name == Self.model.name)
+      #expect(await !CaseExecutor(model: Self.model).execute(file.fuzzCase).failed, "\(name)")
+      if let bug = DeliberateBug(rawValue: file.client) {
+        #expect(await CaseExecutor(model: Self.model, bugs: [bug]).execute(file.fuzzCase).failed, "\(name) no longer catches \(bug)")
+      }
+    }
+  }
+}
