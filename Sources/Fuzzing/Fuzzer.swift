@@ -89,6 +89,12 @@ public struct Fuzzer: Sendable {
     return [:]
   }
 
+  /// `count` valid configurations of `model` (for benchmarks).
+  public static func sampleConfigurations(_ model: SignInModel, count: Int, rng: inout SplitMix64) -> [[String: String]] {
+    let fuzzer = Fuzzer(executor: CaseExecutor(model: model))
+    return (0..<count).map { _ in fuzzer.configuration(&rng) }
+  }
+
   /// A case walked through the model, preferring (step, response) pairs run least so far.
   func generate(_ rng: inout SplitMix64, coverage: [String: Int]) -> FuzzCase {
     let configuration = self.configuration(&rng)

@@ -4,9 +4,11 @@ import Foundation
 import ModelChecking
 import SignInModel
 import SymbolicChecking
+import Fuzzing
+import SignInClient
 
 /// Measures both engines on the shipped models and on scaled synthetic models.
-struct Bench: ParsableCommand {
+struct Bench: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Measure the explicit search and the Z3 proofs: time per model, states per second, scaling.")
 
@@ -27,7 +29,7 @@ struct Bench: ParsableCommand {
     return (result, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
   }
 
-  func run() throws {
+  func run() async throws {
     let models = try modelOptions.loadModels()
     let cores = ProcessInfo.processInfo.activeProcessorCount
     print("machine: \(cores) cores; times are wall-clock seconds after the build")
@@ -61,6 +63,35 @@ struct Bench: ParsableCommand {
         let (report, t) = Self.time { SymbolicChecker(model: model, engine: .spacer, timeoutMilliseconds: 120_000).prove() }
         print("  \(model.name): \(String(format: "%.2f", t)) s, " + report.results.map { "\($0.invariant.rawValue) \(String(format: "%.2f", $0.seconds))" }.joined(separator: ", "))
       }
+    }
+    // The fuzzer: model transitions per second (the oracle alone) and client sessions per second.
+    print()
+    print("fuzzer, 1 worker")
+    for model in models {
+      var rng = SplitMix64(seed: 1)
+      let (transitions, t) = Self.time { () -> Int in
+        var count = 0
+        let configurations = Fuzzer.sampleConfigurations(model, count: 200, rng: &rng)
+        for round in 0..<50 {
+          for configuration in configurations {
+            guard var oracle = try? ModelSimulator(model: model, configuration: configuration) else { continue }
+            for _ in 0..<10 {
+              guard let s = oracle.step, !model.steps[s].isTerminal else { break }
+              let responses = model.steps[s].responses
+              let r = responses[(round + count) % responses.count].response
+              guard (try? oracle.respond(model.responses[r].name)) != nil else { break }
+              count += 1
+            }
+          }
+        }
+        return count
+      }
+      let started = DispatchTime.now()
+      let summary = await Fuzzer(executor: CaseExecutor(model: model)).run(seed: 1, indices: Array(0..<20_000), deadline: nil)
+      let ts = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+      print("  \(model.name): oracle \(String(format: "%.0f", Double(transitions) / t)) transitions/s; "
+        + "client on the simulated pool \(String(format: "%.0f", Double(summary.cases) / ts)) sessions/s, "
+        + "\(String(format: "%.0f", Double(summary.calls) / ts)) calls/s")
     }
     let base = try scale.map { try ModelLoader.load(file: $0) } ?? models[0]
     print()
