@@ -2,37 +2,42 @@ import ModelChecking
 import SignInModel
 import Z3Kit
 
-/// Bounded model checking with Z3: unrolls the transitions from signIn until a bad case
-/// holds, and returns the configuration of the shortest such path. The symbolic checker
-/// uses it to turn a Spacer "reachable" answer into a concrete configuration.
+/// Bounded model checking with Z3: unrolls the transitions from signIn one call at a time.
+/// The symbolic checker uses it to turn a Spacer "reachable" answer into a concrete
+/// configuration, and to find witnesses that steps are reachable.
 struct BoundedSearch {
   let model: SignInModel
   let maxDepth: Int
   let timeoutMilliseconds: UInt32
 
-  /// The configuration (one value per configuration variable) of a shortest path on which
-  /// one of `cases` holds (or, with `cycle`, a state repeats), or nil within `maxDepth`.
-  func findConfiguration(
-    cases: (InvariantConditions, [Int: Z3Term]) -> [InvariantConditions.Case], cycle: Bool = false
-  ) -> [Int]? {
-    let context = Z3Context(timeoutMilliseconds: timeoutMilliseconds)
-    let encoding = Z3Encoding(model: model, context: context)
-    let conditions = InvariantConditions(encoding: encoding)
-    let solver = Z3Solver(context)
-    let config = encoding.constants(model.configurationIndices)
-    solver.assert(encoding.validConfiguration(config))
-    var steps: [Z3Term] = []
-    var flows: [[Int: Z3Term]] = []
-    for depth in 0...maxDepth {
+  /// The path being unrolled: one step and flow valuation per depth, sharing one configuration.
+  final class Unrolling {
+    let model: SignInModel
+    let context: Z3Context
+    let encoding: Z3Encoding
+    let conditions: InvariantConditions
+    let solver: Z3Solver
+    let config: [Int: Z3Term]
+    private(set) var steps: [Z3Term] = []
+    private(set) var flows: [[Int: Z3Term]] = []
+
+    init(model: SignInModel, timeoutMilliseconds: UInt32) {
+      self.model = model
+      context = Z3Context(timeoutMilliseconds: timeoutMilliseconds)
+      encoding = Z3Encoding(model: model, context: context)
+      conditions = InvariantConditions(encoding: encoding)
+      solver = Z3Solver(context)
+      config = encoding.constants(model.configurationIndices)
+      solver.assert(encoding.validConfiguration(config))
+    }
+
+    /// Adds the next depth: the initial state at depth 0, else one transition from the last.
+    func extend() -> (step: Z3Term, state: [Int: Z3Term]) {
+      let depth = steps.count
       let s = context.intConstant("step@\(depth)")
       var state = config
       for (i, t) in encoding.constants(model.flowIndices, prefix: "@\(depth).") { state[i] = t }
-      if depth == 0 {
-        solver.assert(context.equal(s, context.int(0)))
-        for i in model.flowIndices { solver.assert(context.equal(state[i]!, context.int(model.variables[i].initial))) }
-      } else {
-        // The transition from depth-1 to depth.
-        let previous = flows[depth - 1], ps = steps[depth - 1]
+      if let ps = steps.last, let previous = flows.last {
         var moves: [Z3Term] = []
         for branch in encoding.system.branches {
           guard let target = branch.target else { continue }
@@ -43,26 +48,49 @@ struct BoundedSearch {
               + model.flowIndices.map { context.equal(state[$0]!, post[$0]!) }))
         }
         solver.assert(context.or(moves))
+      } else {
+        solver.assert(context.equal(s, context.int(0)))
+        for i in model.flowIndices { solver.assert(context.equal(state[i]!, context.int(model.variables[i].initial))) }
       }
       steps.append(s)
       flows.append(state)
-      var bad = cases(conditions, state).map { context.and([context.equal(s, context.int($0.step)), $0.condition]) }
+      return (s, state)
+    }
+
+    /// Is `condition` satisfiable on the path so far? Returns the model's value of `term` if so.
+    func check(_ condition: Z3Term, value term: Z3Term) -> (Z3Result, Int?) {
+      solver.push()
+      defer { solver.pop() }
+      solver.assert(condition)
+      let result = solver.check()
+      return (result, result == .satisfiable ? solver.integerValue(of: term) : nil)
+    }
+  }
+
+  /// The configuration (one value per configuration variable) of a shortest path on which
+  /// one of `cases` holds (or, with `cycle`, a state repeats), or nil within `maxDepth`.
+  func findConfiguration(
+    cases: (InvariantConditions, [Int: Z3Term]) -> [InvariantConditions.Case], cycle: Bool = false
+  ) -> [Int]? {
+    let path = Unrolling(model: model, timeoutMilliseconds: timeoutMilliseconds)
+    let context = path.context
+    for depth in 0...maxDepth {
+      let (s, state) = path.extend()
+      var bad = cases(path.conditions, state).map { context.and([context.equal(s, context.int($0.step)), $0.condition]) }
       if cycle {
         let nonTerminal = context.or(model.steps.indices.filter { !model.steps[$0].isTerminal }.map { context.equal(s, context.int($0)) })
         for j in 0..<depth {
-          bad.append(context.and([nonTerminal, context.equal(s, steps[j])]
-            + model.flowIndices.map { context.equal(state[$0]!, flows[j][$0]!) }))
+          bad.append(context.and([nonTerminal, context.equal(s, path.steps[j])]
+            + model.flowIndices.map { context.equal(state[$0]!, path.flows[j][$0]!) }))
         }
       }
-      solver.push()
-      solver.assert(context.or(bad))
-      let result = solver.check()
+      path.solver.push()
+      path.solver.assert(context.or(bad))
+      let result = path.solver.check()
+      defer { path.solver.pop() }
       if result == .satisfiable {
-        let values = model.configurationIndices.map { solver.integerValue(of: config[$0]!) ?? model.variables[$0].domain.values[0] }
-        solver.pop()
-        return values
+        return model.configurationIndices.map { path.solver.integerValue(of: path.config[$0]!) ?? model.variables[$0].domain.values[0] }
       }
-      solver.pop()
       if case .unknown = result { return nil }
     }
     return nil
@@ -71,43 +99,17 @@ struct BoundedSearch {
   /// The steps some path of at most `maxDepth` calls reaches (under some configuration):
   /// witnesses for `stepsReachable`, found with one incremental solver.
   func reachableSteps() -> Set<Int> {
-    let context = Z3Context(timeoutMilliseconds: timeoutMilliseconds)
-    let encoding = Z3Encoding(model: model, context: context)
-    let conditions = InvariantConditions(encoding: encoding)
-    let solver = Z3Solver(context)
-    let config = encoding.constants(model.configurationIndices)
-    solver.assert(encoding.validConfiguration(config))
+    let path = Unrolling(model: model, timeoutMilliseconds: timeoutMilliseconds)
+    let context = path.context
     var found: Set<Int> = []
-    var previous: (step: Z3Term, flow: [Int: Z3Term])? = nil
-    for depth in 0...maxDepth {
-      let s = context.intConstant("step@\(depth)")
-      var state = config
-      for (i, t) in encoding.constants(model.flowIndices, prefix: "@\(depth).") { state[i] = t }
-      if let (ps, pf) = previous {
-        var moves: [Z3Term] = []
-        for branch in encoding.system.branches {
-          guard let target = branch.target else { continue }
-          let post = encoding.postFlow(branch, pf)
-          moves.append(context.and(
-            [context.equal(ps, context.int(branch.step)), conditions.enabled(branch, pf), context.equal(s, context.int(target))]
-              + model.flowIndices.map { context.equal(state[$0]!, post[$0]!) }))
-        }
-        solver.assert(context.or(moves))
-      } else {
-        solver.assert(context.equal(s, context.int(0)))
-        for i in model.flowIndices { solver.assert(context.equal(state[i]!, context.int(model.variables[i].initial))) }
-      }
-      previous = (s, state)
+    for _ in 0...maxDepth {
+      let (s, _) = path.extend()
       while found.count < model.steps.count {
-        solver.push()
-        solver.assert(context.or(model.steps.indices.filter { !found.contains($0) }.map { context.equal(s, context.int($0)) }))
-        let result = solver.check()
-        let value = result == .satisfiable ? solver.integerValue(of: s) : nil
-        solver.pop()
-        guard let value else { break }
+        let missing = context.or(model.steps.indices.filter { !found.contains($0) }.map { context.equal(s, context.int($0)) })
+        guard case (.satisfiable, let value?) = path.check(missing, value: s) else { break }
         found.insert(value)
       }
-      if found.count == model.steps.count || solver.check() != .satisfiable { break }
+      if found.count == model.steps.count || path.solver.check() != .satisfiable { break }
     }
     return found
   }

@@ -39,10 +39,11 @@ final class MotoServer: @unchecked Sendable {
     for _ in 0..<50 where process.isRunning { usleep(20_000) }
   }
 
-  static func python() throws -> String {
+  /// Runs a Python snippet and returns what it prints.
+  static func pythonOutput(_ code: String) throws -> String {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["python3", "-c", "import sys; print(sys.executable)"]
+    p.arguments = ["python3", "-c", code]
     let pipe = Pipe()
     p.standardOutput = pipe
     try p.run()
@@ -51,16 +52,11 @@ final class MotoServer: @unchecked Sendable {
       .trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
+  /// The interpreter itself (not a pyenv shim).
+  static func python() throws -> String { try pythonOutput("import sys; print(sys.executable)") }
+
   static func freePort() throws -> Int {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["python3", "-c", "import socket;s=socket.socket();s.bind(('127.0.0.1',0));print(s.getsockname()[1])"]
-    let pipe = Pipe()
-    p.standardOutput = pipe
-    try p.run()
-    p.waitUntilExit()
-    return Int(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    Int(try pythonOutput("import socket;s=socket.socket();s.bind(('127.0.0.1',0));print(s.getsockname()[1])")) ?? 0
   }
 
   var backend: HTTPCognitoBackend { HTTPCognitoBackend(endpoint: endpoint, timeout: 10) }
