@@ -79,7 +79,7 @@ public struct CaseExecutor: Sendable {
 
   public func execute(_ fuzzCase: FuzzCase) async -> Execution {
     var execution = Execution()
-    guard var oracle = try? ModelSimulator(model: model, configuration: fuzzCase.configuration),
+    guard var oracle = try? ModelSimulator(model: model, configuration: fuzzCase.configuration, recordsTrace: false),
       runner.covers(fuzzCase.configuration)
     else {
       execution.valid = false

@@ -99,7 +99,7 @@ public struct Fuzzer: Sendable {
   func generate(_ rng: inout SplitMix64, coverage: [String: Int]) -> FuzzCase {
     let configuration = self.configuration(&rng)
     var calls: [FuzzCall] = []
-    guard var oracle = try? ModelSimulator(model: model, configuration: configuration) else {
+    guard var oracle = try? ModelSimulator(model: model, configuration: configuration, recordsTrace: false) else {
       return FuzzCase(configuration: configuration, calls: [])
     }
     let length = 1 + Int(rng.next() % UInt64(maxLength))

@@ -36,8 +36,12 @@ public struct ModelSimulator: Sendable {
   public private(set) var trace: [TraceStep] = []
 
   /// Starts at `signIn` with every configuration variable given by name.
-  public init(model: SignInModel, configuration: [String: String]) throws(Failure) {
+  /// Whether `trace` is kept (the fuzzer's generator turns it off for speed).
+  public var recordsTrace = true
+
+  public init(model: SignInModel, configuration: [String: String], recordsTrace: Bool = true) throws(Failure) {
     self.model = model
+    self.recordsTrace = recordsTrace
     var values = [Int](repeating: unassigned, count: model.variables.count)
     for (name, text) in configuration {
       guard let i = model.variableIndex(named: name), model.variables[i].scope == .configuration else {
@@ -92,6 +96,21 @@ public struct ModelSimulator: Sendable {
     }
     guard resolutions.count == 1, ambiguities.isEmpty, let resolution = resolutions.first else {
       throw .notDeterministic(ambiguities.first?.place ?? "response '\(response)' at step '\(current.id)'")
+    }
+    if !recordsTrace {
+      valuation = resolution.valuation
+      switch resolution.outcome {
+      case .step(let s):
+        self.step = s
+        return .step(model.steps[s].id)
+      case .error(let name): return .error(name, stays: current.id)
+      case .restart(let reason):
+        self.step = nil
+        return .restart(reason)
+      case .route:
+        self.step = nil
+        return .restart("internal: unresolved route")
+      }
     }
     var changes: [String: String] = [:]
     for i in model.flowIndices where resolution.valuation[i] != valuation[i] {

@@ -74,7 +74,7 @@ struct Bench: AsyncParsableCommand {
         let configurations = Fuzzer.sampleConfigurations(model, count: 200, rng: &rng)
         for round in 0..<50 {
           for configuration in configurations {
-            guard var oracle = try? ModelSimulator(model: model, configuration: configuration) else { continue }
+            guard var oracle = try? ModelSimulator(model: model, configuration: configuration, recordsTrace: false) else { continue }
             for _ in 0..<10 {
               guard let s = oracle.step, !model.steps[s].isTerminal else { break }
               let responses = model.steps[s].responses
