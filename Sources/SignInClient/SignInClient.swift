@@ -309,12 +309,18 @@ public actor SignInClient {
     try await work()
   }
 
-  func call(_ operation: String, _ body: JSONObject) async throws(AuthError) -> JSONObject {
+  /// Sends one operation. With `retryingOnce`, as the JS and Android clients do, a
+  /// ResourceNotFoundException (a remembered device Cognito no longer knows) is retried once;
+  /// a second one ends the flow.
+  func call(_ operation: String, _ body: JSONObject, retryingOnce: Bool = false) async throws(AuthError) -> JSONObject {
     do {
       let response = try await backend.send(operation, body)
       if let session = response["Session"]?.string { secrets.insert(session) }
       return response
     } catch {
+      if retryingOnce, case .service(let type, _) = error, type == "ResourceNotFoundException" {
+        return try await call(operation, body)
+      }
       throw mapError(error)
     }
   }
@@ -345,20 +351,7 @@ public actor SignInClient {
       "ChallengeResponses": .object(answers.mapValues { .string($0) }),
     ]
     if let session { body["Session"] = .string(session) }
-    return try await callRetryingOnce("RespondToAuthChallenge", body)
-  }
-
-  /// As the JS and Android clients do, one retry when Cognito answers ResourceNotFoundException
-  /// (a remembered device it no longer knows); a second one ends the flow.
-  func callRetryingOnce(_ operation: String, _ body: JSONObject) async throws(AuthError) -> JSONObject {
-    do {
-      let response = try await backend.send(operation, body)
-      if let session = response["Session"]?.string { secrets.insert(session) }
-      return response
-    } catch {
-      if case .service(let type, _) = error, type == "ResourceNotFoundException" { return try await call(operation, body) }
-      throw mapError(error)
-    }
+    return try await call("RespondToAuthChallenge", body, retryingOnce: true)
   }
 
   private func answerPasswordVerifier(_ response: JSONObject, srp: CognitoSRP, username: String) async throws(AuthError) -> JSONObject {
@@ -380,7 +373,7 @@ public actor SignInClient {
       ]),
     ]
     if let session = response["Session"]?.string { body["Session"] = .string(session) }
-    return try await callRetryingOnce("RespondToAuthChallenge", body)
+    return try await call("RespondToAuthChallenge", body, retryingOnce: true)
   }
 
   private func startTOTPSetup(_ challenge: Challenge) async throws(AuthError) -> JSONObject {
