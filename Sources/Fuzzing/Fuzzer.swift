@@ -200,8 +200,10 @@ public struct Fuzzer: Sendable {
   // MARK: - Running
 
   /// Runs cases `index` for every index in `indices` (a shard), until `deadline` if given.
-  public func run(seed: UInt64, indices: [Int], deadline: DispatchTime?, stopAtFirstFailure: Bool = false,
-                  progress: (@Sendable (Int, Int) -> Void)? = nil) async -> FuzzSummary {
+  public func run<Indices: Sequence<Int>>(
+    seed: UInt64, indices: Indices, deadline: DispatchTime?, stopAtFirstFailure: Bool = false,
+    progress: (@Sendable (Int, Int) -> Void)? = nil
+  ) async -> FuzzSummary {
     let start = DispatchTime.now()
     var summary = FuzzSummary()
     summary.allTransitions = executor.allTransitions

@@ -45,7 +45,7 @@ public struct ExplicitChecker: Sendable {
       frontier = next
       if next.isEmpty { break }
     }
-    let partials = Partials(count: frontier.count)
+    let partials = Partials()
     let work = frontier
     DispatchQueue.concurrentPerform(iterations: jobs) { worker in
       var local = Aggregate(model: model)
@@ -202,7 +202,7 @@ final class Partials: @unchecked Sendable {
   private var items: [Aggregate?]
   private let lock = NSLock()
   private var next = 0
-  init(count: Int) { items = [] }
+  init() { items = [] }
   /// Hands out work items one at a time, so workers that finish early take more.
   func nextItem(below count: Int) -> Int? {
     lock.lock(); defer { lock.unlock() }

@@ -164,14 +164,12 @@ struct FlowGraph {
   }
 
   private mutating func add(_ resolution: Resolution, from: Int, response: Int, values: [Int]) throws(UnassignedVariable) {
-    let step = model.steps[keys[from].step]
-    var flow = Array(resolution.valuation[flowStart...])
+    let flow = Array(resolution.valuation[flowStart...])
     for (offset, value) in flow.enumerated() where !model.variables[flowStart + offset].domain.contains(value) {
       let variable = model.variables[flowStart + offset]
       let edge = appendEdge(from: from, to: from, response: response, resolution: resolution)
       record(.staysInDomain, atEdge: edge,
              "'\(variable.name)' is set to \(value), outside its domain \(variable.domain.spelling)")
-      flow[offset] = values[flowStart + offset]
       return
     }
     let key: NodeKey
@@ -204,7 +202,6 @@ struct FlowGraph {
         }
       }
     }
-    _ = step
   }
 
   private mutating func appendEdge(from: Int, to: Int, response: Int, resolution: Resolution) -> Int {

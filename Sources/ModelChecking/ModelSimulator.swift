@@ -97,26 +97,6 @@ public struct ModelSimulator: Sendable {
     guard resolutions.count == 1, ambiguities.isEmpty, let resolution = resolutions.first else {
       throw .notDeterministic(ambiguities.first?.place ?? "response '\(response)' at step '\(current.id)'")
     }
-    if !recordsTrace {
-      valuation = resolution.valuation
-      switch resolution.outcome {
-      case .step(let s):
-        self.step = s
-        return .step(model.steps[s].id)
-      case .error(let name): return .error(name, stays: current.id)
-      case .restart(let reason):
-        self.step = nil
-        return .restart(reason)
-      case .route:
-        self.step = nil
-        return .restart("internal: unresolved route")
-      }
-    }
-    var changes: [String: String] = [:]
-    for i in model.flowIndices where resolution.valuation[i] != valuation[i] {
-      let d = model.variables[i].domain
-      changes[model.variables[i].name] = "\(d.render(valuation[i])) -> \(d.render(resolution.valuation[i]))"
-    }
     let outcome: TraceOutcome
     switch resolution.outcome {
     case .step(let s):
@@ -131,10 +111,17 @@ public struct ModelSimulator: Sendable {
       outcome = .restart("internal: unresolved route")
       self.step = nil
     }
+    if recordsTrace {
+      var changes: [String: String] = [:]
+      for i in model.flowIndices where resolution.valuation[i] != valuation[i] {
+        let d = model.variables[i].domain
+        changes[model.variables[i].name] = "\(d.render(valuation[i])) -> \(d.render(resolution.valuation[i]))"
+      }
+      trace.append(TraceStep(
+        call: current.kind == .entry ? "signIn" : "confirmSignIn", response: response, stepBefore: current.id, outcome: outcome,
+        changes: changes, ruleLines: resolution.ruleLines))
+    }
     valuation = resolution.valuation
-    trace.append(TraceStep(
-      call: current.kind == .entry ? "signIn" : "confirmSignIn", response: response, stepBefore: current.id, outcome: outcome,
-      changes: changes, ruleLines: resolution.ruleLines))
     return outcome
   }
 }

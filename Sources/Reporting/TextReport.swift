@@ -23,12 +23,17 @@ public enum EngineAgreement {
     }
   }
 
-  /// The invariants on which the engines disagree (an unknown Z3 answer is not a disagreement).
+  /// True when Z3 answered and its verdict is of another kind (an unknown answer is not a disagreement).
+  public static func disagree(_ explicit: Verdict, _ symbolic: ProofVerdict) -> Bool {
+    if case .unknown = symbolic { return false }
+    return !agree(explicit, symbolic)
+  }
+
+  /// The invariants on which the engines disagree.
   public static func disagreements(_ report: CheckReport, _ proof: ProofReport) -> [Invariant] {
     report.results.compactMap { result in
       guard let p = proof.results.first(where: { $0.invariant == result.invariant }) else { return nil }
-      if case .unknown = p.verdict { return nil }
-      return agree(result.verdict, p.verdict) ? nil : result.invariant
+      return disagree(result.verdict, p.verdict) ? result.invariant : nil
     }
   }
 }
@@ -51,12 +56,9 @@ public enum TextReport {
     }
     for result in report.results {
       let name = result.invariant.rawValue.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
-      if let p = proof?.results.first(where: { $0.invariant == result.invariant }) {
-        if case .unknown = p.verdict {
-        } else if !EngineAgreement.agree(result.verdict, p.verdict) {
-          lines.append("  DISAGREE  \(name)explicit engine: \(word(result.verdict)); \(EngineAgreement.summary(p.verdict))")
-          lines.append("            this is a bug in signin-spec; please report it with this model")
-        }
+      if let p = proof?.results.first(where: { $0.invariant == result.invariant }), EngineAgreement.disagree(result.verdict, p.verdict) {
+        lines.append("  DISAGREE  \(name)explicit engine: \(word(result.verdict)); \(EngineAgreement.summary(p.verdict))")
+        lines.append("            this is a bug in signin-spec; please report it with this model")
       }
       let z3 = proof?.results.first(where: { $0.invariant == result.invariant }).map { "  [\(EngineAgreement.summary($0.verdict))]" } ?? ""
       switch result.verdict {

@@ -222,35 +222,28 @@ public actor SignInClient {
   /// Confirms a new user with the code sent at sign-up (ConfirmSignUp).
   public func confirmSignUp(username: String, confirmationCode: String) async throws(AuthError) {
     secrets.insert(confirmationCode)
-    _ = try await mapped { () throws(AuthError) -> JSONObject in
-      try await self.call("ConfirmSignUp", ["ClientId": .string(self.clientId), "Username": .string(username),
-                                            "ConfirmationCode": .string(confirmationCode)])
-    }
+    _ = try await call("ConfirmSignUp", [
+      "ClientId": .string(clientId), "Username": .string(username), "ConfirmationCode": .string(confirmationCode),
+    ])
   }
 
   /// Sends the sign-up code again (ResendConfirmationCode).
   public func resendSignUpCode(username: String) async throws(AuthError) {
-    _ = try await mapped { () throws(AuthError) -> JSONObject in
-      try await self.call("ResendConfirmationCode", ["ClientId": .string(self.clientId), "Username": .string(username)])
-    }
+    _ = try await call("ResendConfirmationCode", ["ClientId": .string(clientId), "Username": .string(username)])
   }
 
   /// Starts a password reset (ForgotPassword).
   public func resetPassword(username: String) async throws(AuthError) {
-    _ = try await mapped { () throws(AuthError) -> JSONObject in
-      try await self.call("ForgotPassword", ["ClientId": .string(self.clientId), "Username": .string(username)])
-    }
+    _ = try await call("ForgotPassword", ["ClientId": .string(clientId), "Username": .string(username)])
   }
 
   /// Finishes a password reset with the code (ConfirmForgotPassword).
   public func confirmResetPassword(username: String, newPassword: String, confirmationCode: String) async throws(AuthError) {
     secrets.formUnion([newPassword, confirmationCode])
-    _ = try await mapped { () throws(AuthError) -> JSONObject in
-      try await self.call("ConfirmForgotPassword", [
-        "ClientId": .string(self.clientId), "Username": .string(username), "Password": .string(newPassword),
-        "ConfirmationCode": .string(confirmationCode),
-      ])
-    }
+    _ = try await call("ConfirmForgotPassword", [
+      "ClientId": .string(clientId), "Username": .string(username), "Password": .string(newPassword),
+      "ConfirmationCode": .string(confirmationCode),
+    ])
   }
 
   /// Forgets the signed-in user or the sign-in in progress.
@@ -302,11 +295,6 @@ public actor SignInClient {
         throw error
       }
     }
-  }
-
-  /// Maps a Cognito call error to an AuthError, redacting secrets from messages.
-  private func mapped(_ work: () async throws(AuthError) -> JSONObject) async throws(AuthError) -> JSONObject {
-    try await work()
   }
 
   /// Sends one operation. With `retryingOnce`, as the JS and Android clients do, a

@@ -83,17 +83,8 @@ struct Fuzz: AsyncParsableCommand {
     let showProgress = format == .text && isatty(1) != 0 && ProcessInfo.processInfo.environment["CI"] == nil
     if format == .text { print("fuzz \(loaded.name), client \(client), seed \(seed), shard \(k)/\(n), \(jobs) jobs") }
     // Shard, then job: index i belongs to shard (i mod n) and job ((i div n) mod jobs).
-    let perJob = runs.map { ($0 + jobs - 1) / jobs } ?? 5_000_000
-    var plans: [[Int]] = []
-    for job in 0..<jobs {
-      var indices: [Int] = []
-      var i = k - 1 + job * n
-      while indices.count < perJob && i < total {
-        indices.append(i)
-        i += n * jobs
-      }
-      plans.append(indices)
-    }
+    let perJob = runs.map { ($0 + jobs - 1) / jobs } ?? Int.max
+    let plans = (0..<jobs).map { job in stride(from: k - 1 + job * n, to: total, by: n * jobs).prefix(perJob) }
     let progress: (@Sendable (Int, Int) -> Void)? = showProgress ? Self.printProgress : nil
     let summaries = await withTaskGroup(of: FuzzSummary.self) { group in
       for (job, indices) in plans.enumerated() {

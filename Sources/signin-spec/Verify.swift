@@ -42,6 +42,9 @@ struct Verify: ParsableCommand {
       throw ValidationError("unknown invariant '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
     }
     if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    if engines == .z3 && format == .json {
+      throw ValidationError("--format json needs the explicit engine (--engines both or explicit)")
+    }
   }
 
   func run() throws {
@@ -79,10 +82,6 @@ struct Verify: ParsableCommand {
       }
     }
     if engines == .z3 {
-      if format == .json {
-        printError("error: --format json needs the explicit engine (--engines both or explicit)")
-        throw ExitStatus.usage
-      }
       if z3Failed { throw ExitStatus.violation }
       return
     }
