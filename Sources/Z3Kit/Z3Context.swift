@@ -1,4 +1,10 @@
 import CZ3
+import Foundation
+
+/// Z3 4.8.12's query timers are not safe when several threads run timed queries at once
+/// (a test run hung inside libz3 with two); every timed call takes this lock, so Z3 queries
+/// in one process run one at a time.
+private let timedCallLock = NSLock()
 
 /// The version of the linked Z3 library, e.g. "4.8.12.0".
 public func z3Version() -> String {
@@ -177,7 +183,10 @@ public final class Z3Solver: @unchecked Sendable {
   public func pop() { Z3_solver_pop(context.raw, raw, 1) }
 
   public func check() -> Z3Result {
-    switch Z3_solver_check(context.raw, raw) {
+    timedCallLock.lock()
+    let answer = Z3_solver_check(context.raw, raw)
+    timedCallLock.unlock()
+    switch answer {
     case Z3_L_TRUE: return .satisfiable
     case Z3_L_FALSE: return .unsatisfiable
     default: return .unknown(reason: String(cString: Z3_solver_get_reason_unknown(context.raw, raw)))
@@ -231,7 +240,10 @@ public final class Z3Fixedpoint: @unchecked Sendable {
   /// Is some application of `relation` derivable? `.satisfiable` means reachable.
   public func query(_ relation: Z3Relation) -> Z3Result {
     var decls: [Z3_func_decl?] = [relation.decl]
-    switch Z3_fixedpoint_query_relations(context.raw, raw, 1, &decls) {
+    timedCallLock.lock()
+    let answer = Z3_fixedpoint_query_relations(context.raw, raw, 1, &decls)
+    timedCallLock.unlock()
+    switch answer {
     case Z3_L_TRUE: return .satisfiable
     case Z3_L_FALSE: return .unsatisfiable
     default: return .unknown(reason: String(cString: Z3_fixedpoint_get_reason_unknown(context.raw, raw)))
