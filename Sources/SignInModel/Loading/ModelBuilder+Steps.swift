@@ -128,7 +128,8 @@ extension ModelBuilder {
     return Step(
       id: item.key, summary: value(fields, "summary").flatMap { scalar($0, "summary") } ?? "", kind: kind,
       isSignedIn: isSignedIn, names: names, offers: offers, responses: responses,
-      notes: notes(value(fields, "notes")), line: line(item.keyNode))
+      notes: notes(value(fields, "notes")), line: line(item.keyNode),
+      facts: stepFacts(fields, step: item.key, offers: offers))
   }
 
   /// What each platform calls a step: a name, `{error: EXCEPTION}` or `{absent: REASON}`.

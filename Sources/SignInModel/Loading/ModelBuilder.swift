@@ -19,11 +19,12 @@ final class ModelBuilder {
   static let topLevelKeys = [
     "format", "model", "generation", "summary", "sources", "platforms", "configuration", "flow", "constraints",
     "definitions", "options", "responses", "defaults", "signIn", "steps", "routes", "notes",
+    "factors", "preferences", "failedAttempts",
   ]
   static let ruleKeys = ["when", "goto", "error", "restart", "set", "verifies", "failAuthentication", "note"]
   static let stepKeys = [
     "summary", "names", "ends", "isSignedIn", "offers", "responses", "inherit", "without", "notes",
-  ]
+  ] + factKeys
   static let entryStepID = "signIn"
 
   // Declarations, filled by the passes in order.
@@ -48,6 +49,10 @@ final class ModelBuilder {
   var steps: [Step] = []
   var routes: [Route] = []
   var modelNotes: [SourceNote] = []
+  // Factor facts (ModelBuilder+Facts.swift).
+  var factorAvailability: [FactorAvailability] = []
+  var preferences: [Preference] = []
+  var failedAttempts: FailedAttempts?
 
   init(file: String, hash: String) {
     self.file = file
@@ -77,6 +82,7 @@ final class ModelBuilder {
     buildSteps(names.steps, top: top)
     buildRoutes(names.routes)
     modelNotes = notes(value(top, "notes"))
+    readFacts(top)
 
     guard diagnostics.isEmpty, let builtins else { return nil }
     return SignInModel(
@@ -84,7 +90,8 @@ final class ModelBuilder {
       platforms: platforms, sources: header.sources, variables: variables, constraints: constraints,
       canSignIn: canSignIn, mfaRequired: mfaRequired, optionSets: optionSets, responses: responses, steps: steps,
       routes: routes, builtins: builtins, configurationCount: variables.filter { $0.scope == .configuration }.count,
-      formatVersion: header.formatVersion, notes: modelNotes)
+      formatVersion: header.formatVersion, notes: modelNotes, factors: factorAvailability, preferences: preferences,
+      failedAttempts: failedAttempts)
   }
 }
 
