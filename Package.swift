@@ -30,11 +30,14 @@ let package = Package(
     .target(name: "Conformance", dependencies: ["SignInClient", "SignInModel", "ModelChecking"]),
     .target(name: "Fuzzing", dependencies: ["Conformance", "SignInClient", "SignInModel", "ModelChecking"]),
     .target(name: "SymbolicChecking", dependencies: ["SignInModel", "ModelChecking", "Z3Kit"]),
+    .target(
+      name: "Scenarios",
+      dependencies: ["SignInModel", "ModelChecking", .product(name: "Yams", package: "Yams")]),
     .target(name: "Reporting", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
     .executableTarget(
       name: "signin-spec",
       dependencies: [
-        "SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Z3Kit", "Fuzzing",
+        "SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Z3Kit", "Fuzzing", "Scenarios",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "SignInModelTests", dependencies: ["SignInModel"]),
@@ -45,5 +48,6 @@ let package = Package(
     .testTarget(name: "SignInClientTests", dependencies: ["SignInClient", "SignInModel", "ModelChecking"]),
     .testTarget(name: "SymbolicCheckingTests", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
     .testTarget(name: "CLITests", dependencies: []),
+    .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "SignInModel"]),
   ]
 )
