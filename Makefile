@@ -23,10 +23,11 @@ moto:
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS) --product signin-spec
 
-## Check every model in models/ and write a JUnit report for CI.
+## Check every model in models/ (JUnit report for CI), replay counterexamples, check scenarios/.
 verify: build
 	$(BIN) verify --junit $(JUNIT)
 	$(BIN) replay counterexamples
+	$(BIN) scenarios scenarios
 
 ## Unit, model and command-line tests (Swift Testing).
 test: deps moto

@@ -63,7 +63,8 @@ public enum Expectation: Sendable, Equatable, CustomStringConvertible {
     case .error(let name): return record.kind == .error && record.error == name
     case .restart(let text): return record.kind == .restart && (text.map { record.reason?.contains($0) == true } ?? true)
     case .step(let name, let id):
-      return record.kind == .step && record.step == name && (id == nil || id == record.stepID)
+      // A platform's own name for done (`DONE`) is accepted as well as `done`.
+      return (record.kind == .step || record.kind == .done) && record.step == name && (id == nil || id == record.stepID)
     }
   }
 
