@@ -36,7 +36,9 @@ struct ConfigurationResolver {
         "the configuration breaks the constraint '\(c.text)' (\(model.file):\(c.line))")
     }
     var result: [String: String] = [:]
-    for i in model.configurationIndices { result[model.variables[i].name] = model.variables[i].domain.render(valuation[i]) }
+    for i in model.configurationIndices {
+      result[model.variables[i].name] = model.variables[i].domain.render(valuation[i])
+    }
     return result
   }
 }

@@ -61,10 +61,12 @@ public enum Expectation: Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .done: return record.kind == .done
     case .error(let name): return record.kind == .error && record.error == name
-    case .restart(let text): return record.kind == .restart && (text.map { record.reason?.contains($0) == true } ?? true)
+    case .restart(let text):
+      return record.kind == .restart && (text.map { record.reason?.contains($0) == true } ?? true)
     case .step(let name, let id):
       // A platform's own name for done (`DONE`) is accepted as well as `done`.
-      return (record.kind == .step || record.kind == .done) && record.step == name && (id == nil || id == record.stepID)
+      let isStep = record.kind == .step || record.kind == .done
+      return isStep && record.step == name && (id == nil || id == record.stepID)
     }
   }
 

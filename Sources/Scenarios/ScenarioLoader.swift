@@ -30,7 +30,9 @@ public enum ScenarioLoader {
   static let scenarioKeys = ["name", "source", "platform", "configuration", "calls"]
 
   /// Every scenario in `path`; models are loaded once per path through `models`.
-  public static func load(file path: String, models: inout [String: SignInModel]) throws(ScenarioLoadError) -> [Scenario] {
+  public static func load(
+    file path: String, models: inout [String: SignInModel]
+  ) throws(ScenarioLoadError) -> [Scenario] {
     let reader = ScenarioFileReader(file: path)
     let scenarios = reader.read(models: &models)
     if !reader.diagnostics.isEmpty { throw ScenarioLoadError(diagnostics: reader.diagnostics) }
@@ -70,9 +72,9 @@ final class ScenarioFileReader {
       root = try Yams.compose(yaml: text)
     } catch let error as YamlError {
       if case .parser(_, let problem, let mark, _) = error {
-        diagnostics.append(ModelDiagnostic(file: file, line: mark.line, column: mark.column, message: "YAML: \(problem)"))
+        diagnostics.append(ModelDiagnostic(file: file, line: mark.line, column: mark.column, message: problem))
       } else if case .scanner(_, let problem, let mark, _) = error {
-        diagnostics.append(ModelDiagnostic(file: file, line: mark.line, column: mark.column, message: "YAML: \(problem)"))
+        diagnostics.append(ModelDiagnostic(file: file, line: mark.line, column: mark.column, message: problem))
       } else {
         report(nil, "YAML syntax error: \(error)")
       }
@@ -154,7 +156,7 @@ final class ScenarioFileReader {
         continue
       }
       guard let expected = Expectation(parsing: text) else {
-        report(value, "'\(text)' is not an expected outcome: a step name, 'NAME [STEP_ID]', done, error NAME or restart")
+        report(value, "'\(text)' is not an expected outcome: a step name, 'NAME [ID]', done, error NAME or restart")
         continue
       }
       result.append(.init(call: call, expected: expected, line: key.mark?.line ?? 0))
@@ -178,7 +180,8 @@ final class ScenarioFileReader {
     var resolved = path
     if !FileManager.default.fileExists(atPath: path) {
       let folder = ((file as NSString).deletingLastPathComponent as NSString)
-      let candidates = [folder.appendingPathComponent(path), (folder.deletingLastPathComponent as NSString).appendingPathComponent(path)]
+      let parent = folder.deletingLastPathComponent as NSString
+      let candidates = [folder.appendingPathComponent(path), parent.appendingPathComponent(path)]
       guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
         report(node, "no such model file: \(path)")
         return nil

@@ -14,7 +14,8 @@ public struct ScenarioResult: Sendable {
 
   /// The failure: the expected trace beside the observed one, a mark on each difference.
   public var report: String {
-    var lines = ["FAIL \(scenario.file):\(scenario.line) \(scenario.name) (\(scenario.model.name), \(scenario.platform))"]
+    let s = scenario
+    var lines = ["FAIL \(s.file):\(s.line) \(s.name) (\(s.model.name), \(s.platform))"]
     lines.append("     source: \(scenario.source)")
     if !scenario.settings.isEmpty {
       lines.append("     configuration: " + scenario.settings.map { "\($0.name)=\($0.value)" }.joined(separator: " "))
@@ -37,7 +38,8 @@ public enum ScenarioRunner {
   public static func run(_ scenario: Scenario) -> ScenarioResult {
     var observed: [CallRecord?] = []
     do {
-      var session = try SimulationSession(model: scenario.model, settings: scenario.settings, platform: scenario.platform)
+      var session = try SimulationSession(
+        model: scenario.model, settings: scenario.settings, platform: scenario.platform)
       for call in scenario.calls { observed.append(try session.call(call.call)) }
       return ScenarioResult(scenario: scenario, observed: observed, refusal: nil)
     } catch {

@@ -30,7 +30,9 @@ struct Simulate: ParsableCommand {
   var format = "text"
 
   func validate() throws {
-    guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json, not '\(format)'") }
+    guard ["text", "json"].contains(format) else {
+      throw ValidationError("--format must be text or json, not '\(format)'")
+    }
     for s in settings where !s.contains("=") { throw ValidationError("--set takes NAME=VALUE, not '\(s)'") }
   }
 

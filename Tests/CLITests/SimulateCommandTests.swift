@@ -78,7 +78,8 @@ struct SimulateCommandTests {
     #expect(value.stderr.contains("(did you mean 'required'?); its domain is [off, optional, required]"))
     let constraint = try CLI.run(["simulate", "models/2023-swift.yaml", "--set", "pool.mfa=required"])
     #expect(constraint.status == 64)
-    #expect(constraint.stderr.contains("breaks the constraint 'pool.mfa != off => pool.sms || pool.totp' (models/2023-swift.yaml:"))
+    #expect(constraint.stderr.contains(
+      "breaks the constraint 'pool.mfa != off => pool.sms || pool.totp' (models/2023-swift.yaml:"))
     let refused = try CLI.run(["simulate", "models/2023-swift.yaml", "correctCode"])
     #expect(refused.status == 64)
     #expect(refused.stderr.contains("signIn accepts: correctPassword, wrongPassword, networkFault"))

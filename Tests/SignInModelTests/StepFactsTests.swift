@@ -68,13 +68,15 @@ struct StepFactsTests {
   @Test("a step's factor must be declared under factors:")
   func undeclaredFactor() {
     let text = Self.withFacts(step: "    factor: totp\n")
-    #expect(TinyModel.diagnostics(text).map(\.message) == ["step 'code' challenges 'totp', which 'factors:' does not declare"])
+    let expected = ["step 'code' challenges 'totp', which 'factors:' does not declare"]
+    #expect(TinyModel.diagnostics(text).map(\.message) == expected)
   }
 
   @Test("a setup step needs 'setUp:' for its factor")
   func setupNeedsSetUp() {
     let text = Self.withFacts(step: "    factor: sms\n    action: setup\n")
-    #expect(TinyModel.diagnostics(text).map(\.message) == ["step 'code' sets up 'sms', but 'factors:' gives no 'setUp:' for it"])
+    let expected = ["step 'code' sets up 'sms', but 'factors:' gives no 'setUp:' for it"]
+    #expect(TinyModel.diagnostics(text).map(\.message) == expected)
   }
 
   @Test("a preference value outside the variable's domain, and a flow-less counter, are errors")
@@ -84,7 +86,8 @@ struct StepFactsTests {
       .replacingOccurrences(of: "counter: flow.tries", with: "counter: pool.mfa")
     let messages = TinyModel.diagnostics(text).map(\.message)
     #expect(messages.contains("'always' is not in the domain [off, required] of 'pool.mfa'"))
-    #expect(messages.contains { $0.hasPrefix("the counter must be a flow variable with a range domain, not 'pool.mfa'") })
+    #expect(messages.contains { $0.hasPrefix("the counter must be a flow variable with a range domain, not 'pool.mfa'")
+    })
   }
 
   @Test("the shipped models state a factor for every challenge step and a limit of five failed attempts")
@@ -96,7 +99,9 @@ struct StepFactsTests {
       }
       #expect(model.failedAttempts?.limit == 5)
       #expect(model.preference(for: .mfa) != nil)
-      for i in model.configurationIndices { #expect(model.variables[i].defaultValue != nil, "\(model.variables[i].name)") }
+      for i in model.configurationIndices {
+        #expect(model.variables[i].defaultValue != nil, "\(model.variables[i].name)")
+      }
     }
   }
 }
