@@ -48,10 +48,9 @@ public struct DocsChecker {
     let acknowledgements = Acknowledgements(models: models)
     var used = Set<String>()
     for i in findings.indices {
-      if let entry = acknowledgements.entry(for: findings[i]) {
-        findings[i].acknowledgedBy = "\(entry.modelFile):\(entry.note.line)"
-        used.insert("\(entry.modelFile):\(entry.note.line)")
-      }
+      let entries = acknowledgements.entries.filter { Acknowledgements.matches($0.note, findings[i]) }
+      if let entry = entries.first { findings[i].acknowledgedBy = "\(entry.modelFile):\(entry.note.line)" }
+      for entry in entries { used.insert("\(entry.modelFile):\(entry.note.line)") }
     }
     let checked = Set(pages.map(\.fileName))
     let unmatched = acknowledgements.entries.filter { entry in
