@@ -28,6 +28,7 @@ verify: build
 	$(BIN) verify --junit $(JUNIT)
 	$(BIN) replay counterexamples
 	$(BIN) scenarios scenarios
+	$(BIN) docs
 
 ## Unit, model and command-line tests (Swift Testing).
 test: deps moto

@@ -34,10 +34,12 @@ let package = Package(
       name: "Scenarios",
       dependencies: ["SignInModel", "ModelChecking", .product(name: "Yams", package: "Yams")]),
     .target(name: "Reporting", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
+    .target(name: "DocsConformance", dependencies: ["SignInModel", "ModelChecking"]),
     .executableTarget(
       name: "signin-spec",
       dependencies: [
         "SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Z3Kit", "Fuzzing", "Scenarios",
+        "DocsConformance",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "SignInModelTests", dependencies: ["SignInModel"]),
@@ -49,5 +51,6 @@ let package = Package(
     .testTarget(name: "SymbolicCheckingTests", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
     .testTarget(name: "CLITests", dependencies: []),
     .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "SignInModel"]),
+    .testTarget(name: "DocsConformanceTests", dependencies: ["DocsConformance", "SignInModel", "ModelChecking"]),
   ]
 )
