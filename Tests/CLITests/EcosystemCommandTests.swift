@@ -117,4 +117,23 @@ struct EcosystemCommandTests {
       #expect(run.stderr.contains("Graphviz's 'dot'"))
     }
   }
+
+  @Test("--help of every subcommand shows an example", arguments: [
+    "verify", "prove", "fuzz", "replay", "list", "bench", "export", "graph",
+  ])
+  func helpExamples(subcommand: String) throws {
+    let run = try CommandLineTests.run([subcommand, "--help"])
+    #expect(run.status == 0)
+    #expect(run.stdout.contains("Example"))
+    #expect(run.stdout.contains("signin-spec \(subcommand)"))
+  }
+
+  @Test("argument-parser writes shell completion scripts that know the subcommands")
+  func completions() throws {
+    for shell in ["bash", "zsh", "fish"] {
+      let run = try CommandLineTests.run(["--generate-completion-script", shell])
+      #expect(run.status == 0)
+      #expect(run.stdout.contains("graph") && run.stdout.contains("export"))
+    }
+  }
 }
