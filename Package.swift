@@ -15,6 +15,8 @@ let package = Package(
     .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     // Arbitrary-precision integers for Cognito's SRP-6a (3072-bit modular arithmetic).
     .package(url: "https://github.com/attaswift/BigInt", from: "6.0.0"),
+    // SHA-1, SHA-256, HMAC and HKDF for TOTP and SRP (BoringSSL on Linux).
+    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
   ],
   targets: [
     // Debian's libz3-dev through its C API (pkg-config name `z3`).
@@ -26,7 +28,8 @@ let package = Package(
       name: "SignInModel",
       dependencies: [.product(name: "Yams", package: "Yams")]),
     .target(name: "ModelChecking", dependencies: ["SignInModel"]),
-    .target(name: "SignInClient", dependencies: ["BigInt"]),
+    .target(
+      name: "SignInClient", dependencies: ["BigInt", .product(name: "Crypto", package: "swift-crypto")]),
     .target(name: "Conformance", dependencies: ["SignInClient", "SignInModel", "ModelChecking"]),
     .target(name: "Fuzzing", dependencies: ["Conformance", "SignInClient", "SignInModel", "ModelChecking"]),
     .target(name: "SymbolicChecking", dependencies: ["SignInModel", "ModelChecking", "Z3Kit"]),
@@ -35,11 +38,12 @@ let package = Package(
       dependencies: ["SignInModel", "ModelChecking", .product(name: "Yams", package: "Yams")]),
     .target(name: "Reporting", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
     .target(name: "DocsConformance", dependencies: ["SignInModel", "ModelChecking"]),
+    .target(name: "Diagrams", dependencies: ["SignInModel", "ModelChecking"]),
     .executableTarget(
       name: "signin-spec",
       dependencies: [
         "SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Z3Kit", "Fuzzing", "Scenarios",
-        "DocsConformance",
+        "DocsConformance", "Diagrams",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "SignInModelTests", dependencies: ["SignInModel"]),
@@ -52,5 +56,6 @@ let package = Package(
     .testTarget(name: "CLITests", dependencies: []),
     .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "SignInModel"]),
     .testTarget(name: "DocsConformanceTests", dependencies: ["DocsConformance", "SignInModel", "ModelChecking"]),
+    .testTarget(name: "DiagramsTests", dependencies: ["Diagrams", "SignInModel", "ModelChecking"]),
   ]
 )

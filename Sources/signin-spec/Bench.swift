@@ -10,7 +10,12 @@ import SignInClient
 /// Measures both engines on the shipped models and on scaled synthetic models.
 struct Bench: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Measure the explicit search and the Z3 proofs: time per model, states per second, scaling.")
+    abstract: "Measure the explicit search and the Z3 proofs: time per model, states per second, scaling.",
+    discussion: """
+      Examples:
+        signin-spec bench
+        signin-spec bench models/2023-swift.yaml
+      """)
 
   @OptionGroup var modelOptions: ModelOptions
 

@@ -3,13 +3,22 @@ import Dispatch
 import Foundation
 import Fuzzing
 import ModelChecking
+import Reporting
 import SignInClient
 import SignInModel
 
 /// Fuzzes the reference client (or a deliberately broken one) against the model.
 struct Fuzz: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Drive the reference client with random configurations, responses and faults; check every step against the model.")
+    abstract: "Drive the reference client with random configurations, responses and faults; check every step against the model.",
+    discussion: """
+      Examples:
+        signin-spec fuzz --time 30s --seed 42
+        signin-spec fuzz --runs 20000 --shard 2/4 --corpus corpus-2
+        signin-spec fuzz --runs 2000 --client stuckOnUnknownChallenge --no-save --format markdown
+      """)
+
+  enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, markdown }
 
   @Option(help: "The model (default: models/2026-all-platforms.yaml).")
   var model = "models/2026-all-platforms.yaml"
@@ -38,8 +47,8 @@ struct Fuzz: AsyncParsableCommand {
   @Flag(help: "Do not save failures.")
   var noSave = false
 
-  @Option(help: "Output format: text or json.")
-  var format: Verify.Format = .text
+  @Option(help: "Output format: text, json or markdown (for $GITHUB_STEP_SUMMARY).")
+  var format: Format = .text
 
   func validate() throws {
     if runs == nil && time == nil { throw ValidationError("give --runs N or --time DURATION") }
@@ -116,12 +125,22 @@ struct Fuzz: AsyncParsableCommand {
     let coveredCount = summary.allTransitions.filter { summary.covered[$0] != nil }.count
     if format == .json {
       let object: [String: Any] = [
+        "format": "signin-spec-fuzz-report", "version": 1, "tool": "signin-spec \(SignInSpec.version)",
         "model": loaded.name, "client": client, "seed": String(seed), "shard": "\(k)/\(n)", "cases": summary.cases,
         "calls": summary.calls, "seconds": summary.seconds, "failures": summary.findings.count, "saved": saved,
         "transitions": summary.allTransitions.count, "covered": coveredCount, "neverExercised": summary.neverExercised,
       ]
       let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
       print(String(decoding: data, as: UTF8.self))
+    } else if format == .markdown {
+      let failures = zip(summary.findings, saved + Array(repeating: "(not saved)", count: summary.findings.count)).map {
+        FuzzMarkdown.Failure(message: $0.execution.message ?? "", originalLength: $0.originalLength,
+                             shrunkLength: $0.fuzzCase.calls.count, file: $1)
+      }
+      print(FuzzMarkdown(
+        model: loaded.name, client: client, seed: String(seed), shard: "\(k)/\(n)", cases: summary.cases,
+        calls: summary.calls, seconds: summary.seconds, covered: coveredCount, transitions: summary.allTransitions.count,
+        neverExercised: summary.neverExercised, failures: failures).render(), terminator: "")
     } else {
       print(String(format: "  %d cases, %d calls in %.2f s (%.0f calls/s)", summary.cases, summary.calls, summary.seconds,
                    Double(summary.calls) / max(summary.seconds, 1e-9)))

@@ -6,7 +6,11 @@ import SignInModel
 /// Prints what a model declares: steps with their platform names, variables, responses, invariants.
 struct List: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Show a model's steps (with each platform's name), variables, responses and invariants.")
+    abstract: "Show a model's steps (with each platform's name), variables, responses and invariants.",
+    discussion: """
+      Example:
+        signin-spec list models/2026-all-platforms.yaml
+      """)
 
   @OptionGroup var modelOptions: ModelOptions
 

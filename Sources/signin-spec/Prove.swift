@@ -8,7 +8,13 @@ import SymbolicChecking
 /// Proves every invariant for all configurations and all path lengths with Z3.
 struct Prove: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Prove the invariants with Z3 for every configuration and every path length.")
+    abstract: "Prove the invariants with Z3 for every configuration and every path length.",
+    discussion: """
+      Examples:
+        signin-spec prove models/2026-all-platforms.yaml
+        signin-spec prove --engine spacer --invariant terminates --timeout 120
+        signin-spec prove models/2023-swift.yaml --explain
+      """)
 
   @OptionGroup var modelOptions: ModelOptions
 

@@ -7,7 +7,13 @@ import SignInModel
 /// Re-runs saved fuzz failures; a case passes when the client now does what the model says.
 struct Replay: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Re-run saved counterexamples; each passes when the property now holds (the bug is fixed).")
+    abstract: "Re-run saved counterexamples; each passes when the property now holds (the bug is fixed).",
+    discussion: """
+      Examples:
+        signin-spec replay
+        signin-spec replay counterexamples/01680ebd2c5f794e.json --explain
+        signin-spec replay counterexamples --client stuckOnUnknownChallenge
+      """)
 
   @Argument(help: "Counterexample files or folders (default: counterexamples/).")
   var paths: [String] = []

@@ -15,6 +15,6 @@ struct SignInSpec: AsyncParsableCommand {
     version: version,
     subcommands: [
       Verify.self, Prove.self, Fuzz.self, Replay.self, List.self, Bench.self, Simulate.self, ScenariosCommand.self,
-      Docs.self,
+      Docs.self, Export.self, Graph.self,
     ])
 }

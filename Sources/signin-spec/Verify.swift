@@ -8,9 +8,16 @@ import SymbolicChecking
 /// Checks every invariant of every model and prints the verdicts.
 struct Verify: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Check every invariant of the models; print each verdict and the shortest counterexamples.")
+    abstract: "Check every invariant of the models; print each verdict and the shortest counterexamples.",
+    discussion: """
+      Examples:
+        signin-spec verify
+        signin-spec verify models/2026-all-platforms.yaml --invariant terminates --platform swift
+        signin-spec verify --format markdown >> "$GITHUB_STEP_SUMMARY"
+        signin-spec verify --sarif verify.sarif --junit verify.junit.xml
+      """)
 
-  enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+  enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, sarif, markdown }
   enum Engines: String, ExpressibleByArgument, CaseIterable { case both, explicit, z3 }
 
   @OptionGroup var modelOptions: ModelOptions
@@ -18,8 +25,11 @@ struct Verify: ParsableCommand {
   @Option(name: .customLong("invariant"), help: "Check only this invariant (repeatable).")
   var invariantNames: [String] = []
 
-  @Option(help: "Output format: text or json.")
+  @Option(help: "Output format: text, json, sarif (SARIF 2.1.0) or markdown (for $GITHUB_STEP_SUMMARY).")
   var format: Format = .text
+
+  @Option(help: "Also write a SARIF 2.1.0 log (findings at model lines, counterexamples as code flows) to this file.")
+  var sarif: String?
 
   @Option(help: "Also write a JUnit XML report (one test case per model and invariant) to this file.")
   var junit: String?
@@ -42,8 +52,11 @@ struct Verify: ParsableCommand {
       throw ValidationError("unknown invariant '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
     }
     if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-    if engines == .z3 && format == .json {
-      throw ValidationError("--format json needs the explicit engine (--engines both or explicit)")
+    if engines == .z3 && format != .text {
+      throw ValidationError("--format \(format.rawValue) needs the explicit engine (--engines both or explicit)")
+    }
+    if engines == .z3 && sarif != nil {
+      throw ValidationError("--sarif needs the explicit engine (--engines both or explicit)")
     }
   }
 
@@ -88,6 +101,17 @@ struct Verify: ParsableCommand {
     switch format {
     case .text: print(TextReport.summary(reports))
     case .json: print(try JSONReport(reports: reports, proofs: proofs, version: SignInSpec.version).encoded())
+    case .sarif: print(try VerifyFindings.sarif(reports, toolVersion: SignInSpec.version, platform: platform).encoded())
+    case .markdown: print(VerifyFindings.markdown(reports, platform: platform), terminator: "")
+    }
+    if let sarif {
+      do {
+        try VerifyFindings.sarif(reports, toolVersion: SignInSpec.version, platform: platform).encoded()
+          .write(toFile: sarif, atomically: true, encoding: .utf8)
+      } catch {
+        printError("error: cannot write the SARIF log to \(sarif): \(error.localizedDescription)")
+        throw ExitStatus.internalError
+      }
     }
     if let junit {
       do {
