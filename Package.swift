@@ -28,13 +28,15 @@ let package = Package(
     .target(name: "ModelChecking", dependencies: ["SignInModel"]),
     .target(name: "SignInClient", dependencies: ["BigInt"]),
     .target(name: "Conformance", dependencies: ["SignInClient", "SignInModel", "ModelChecking"]),
-    .target(name: "Fuzzing", dependencies: ["Conformance", "SignInClient", "SignInModel", "ModelChecking"]),
+    .target(name: "Fuzzing", dependencies: ["Conformance", "SignInClient", "SignInModel", "ModelChecking", "SafeFiles"]),
+    // Atomic writes that replace only a regular file (every file signin-spec writes).
+    .target(name: "SafeFiles"),
     .target(name: "SymbolicChecking", dependencies: ["SignInModel", "ModelChecking", "Z3Kit"]),
     .target(name: "Reporting", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
     .executableTarget(
       name: "signin-spec",
       dependencies: [
-        "SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Z3Kit", "Fuzzing",
+        "SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Z3Kit", "Fuzzing", "SafeFiles",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "SignInModelTests", dependencies: ["SignInModel"]),
@@ -45,5 +47,6 @@ let package = Package(
     .testTarget(name: "SignInClientTests", dependencies: ["SignInClient", "SignInModel", "ModelChecking"]),
     .testTarget(name: "SymbolicCheckingTests", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
     .testTarget(name: "CLITests", dependencies: []),
+    .testTarget(name: "SafeFilesTests", dependencies: ["SafeFiles"]),
   ]
 )
