@@ -31,6 +31,9 @@ let package = Package(
     .target(name: "Fuzzing", dependencies: ["Conformance", "SignInClient", "SignInModel", "ModelChecking", "SafeFiles"]),
     // Atomic writes that replace only a regular file (every file signin-spec writes).
     .target(name: "SafeFiles"),
+    // Mutated models for the loader's own fuzz test and `make fuzz-loader`.
+    .target(name: "LoaderFuzzing", dependencies: ["SignInModel"]),
+    .executableTarget(name: "loader-fuzz", dependencies: ["LoaderFuzzing"]),
     .target(name: "SymbolicChecking", dependencies: ["SignInModel", "ModelChecking", "Z3Kit"]),
     .target(name: "Reporting", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
     .executableTarget(
@@ -48,5 +51,6 @@ let package = Package(
     .testTarget(name: "SymbolicCheckingTests", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
     .testTarget(name: "CLITests", dependencies: []),
     .testTarget(name: "SafeFilesTests", dependencies: ["SafeFiles"]),
+    .testTarget(name: "LoaderFuzzTests", dependencies: ["LoaderFuzzing", "SignInModel", "ModelChecking"]),
   ]
 )

@@ -95,6 +95,7 @@ public struct ConstraintCounter: Sendable {
     case .implies(let a, let b):
       return try count(.or([.not(a), b]), config: config)
     case .and(let xs), .or(let xs):
+      if xs.count == 1 { return try count(xs[0], config: config) }
       let isAnd: Bool = { if case .and = e { return true } else { return false } }()
       let parts = components(xs, config)
       if parts.count > 1 { return try combine(parts, isAnd: isAnd, config: config, all: vars) }

@@ -96,8 +96,8 @@ struct Verify: ParsableCommand {
       SearchProgress.finish(checker.progress)
       if let reason = report?.incomplete {
         inconclusive = true
-        printError("\(model.file): UNKNOWN: the explicit search stopped: \(reason); verdicts shown as holding "
-          + "are not established (raise the limit to finish)")
+        printError("\(model.file): UNKNOWN: the explicit search stopped: \(reason); the verdicts below are partial "
+          + "(raise the limit to finish)")
       }
       let proof = engines == .explicit ? nil
         : SymbolicChecker(model: model, timeoutMilliseconds: UInt32(timeout * 1000)).prove(invariants: invariants)
@@ -145,6 +145,8 @@ struct Verify: ParsableCommand {
       printError("error: the explicit engine and Z3 disagree (see DISAGREE above); this is a bug in signin-spec")
       throw ExitStatus.internalError
     }
+    // A search stopped at a limit has partial verdicts (reachability and vacuity need every class).
+    if reports.contains(where: { $0.incomplete != nil }) { throw ExitStatus.inconclusive }
     if reports.contains(where: { $0.results.contains { !$0.verdict.passed } }) { throw ExitStatus.violation }
     if inconclusive { throw ExitStatus.inconclusive }
   }

@@ -70,6 +70,7 @@ struct ExprParser {
   private mutating func tokenize(_ chars: [Character]) throws(ExpressionError) {
     var i = 0
     let symbols = ["=>", "==", "!=", "<=", ">=", "&&", "||", "!", "<", ">", "+", "-", "(", ")", "[", "]", ","]
+      .map { ($0, Array($0)) }
     outer: while i < chars.count {
       let c = chars[i]
       if c.isWhitespace { i += 1; continue }
@@ -92,9 +93,8 @@ struct ExprParser {
         tokens.append((.word(String(chars[start..<i])), start))
         continue
       }
-      for s in symbols {
-        let sc = Array(s)
-        if i + sc.count <= chars.count, Array(chars[i..<(i + sc.count)]) == sc {
+      for (s, sc) in symbols where i + sc.count <= chars.count {
+        if sc.count == 1 ? chars[i] == sc[0] : (chars[i] == sc[0] && chars[i + 1] == sc[1]) {
           tokens.append((.symbol(s), i))
           i += sc.count
           continue outer

@@ -12,6 +12,11 @@ public enum ModelLoader {
     case .failure(let problem):
       throw ModelLoadError(diagnostics: [ModelDiagnostic(file: path, line: 0, message: problem.message)])
     }
+    return try load(bytes: data, file: path)
+  }
+
+  /// Loads a model from a file's bytes: they must be UTF-8 (the first bad byte is located).
+  public static func load(bytes data: [UInt8], file path: String) throws(ModelLoadError) -> SignInModel {
     if let bad = SourceTextCheck.firstInvalidUTF8(data) {
       let hex = String(bad.byte, radix: 16, uppercase: true)
       throw ModelLoadError(diagnostics: [ModelDiagnostic(
