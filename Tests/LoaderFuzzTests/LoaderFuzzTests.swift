@@ -10,12 +10,12 @@ struct LoaderFuzzTests {
     return try names.map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
   }
 
-  @Test("2,000 mutated models: every one loads or is refused with a located error, none past its limit")
+  @Test("2,000 mutated models: every one loads or is refused with a located error, none past 60 s (a hang, not a speed test)")
   func mutatedModels() throws {
     let models = try Self.shippedModels()
     #expect(models.count == 3)
     // The smallest model keeps a debug run under a minute; every mutation kind is still drawn.
-    let figures = LoaderFuzzRun(models: [models[0]], limitSeconds: 5).run(seed: 14, inputs: 0..<2_000)
+    let figures = LoaderFuzzRun(models: [models[0]], limitSeconds: 60).run(seed: 14, inputs: 0..<2_000)
     #expect(figures.inputs == 2_000)
     #expect(figures.failures.isEmpty, "\(figures.failures.prefix(5))")
     #expect(figures.inputs - figures.loaded > 1_000)
