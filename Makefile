@@ -6,7 +6,7 @@ BUILD_FLAGS ?= -c release
 BIN = .build/release/signin-spec
 JUNIT ?= .build/verify.junit.xml
 
-.PHONY: verify test bench build deps moto clean graphs graphviz ci-tools lint-ci format format-check
+.PHONY: verify test bench build deps moto clean graphs graphviz ci-tools lint-ci format format-check fuzz-loader
 
 MODELS = $(wildcard models/*.yaml)
 DEBUG_BIN = .build/debug/signin-spec
@@ -81,6 +81,11 @@ bench: build
 	@for m in models/*.yaml; do \
 	  /usr/bin/time -f "$$m: verify (both engines) %e s wall, %M KiB max RSS" $(BIN) verify "$$m" > /dev/null; \
 	done
+
+## The loader's long fuzz run: 100,000 mutated models in process, a sample through the binary.
+fuzz-loader: build
+	$(SWIFT) build $(BUILD_FLAGS) --product loader-fuzz
+	.build/release/loader-fuzz --inputs 100000 --binary $(BIN)
 
 clean:
 	rm -rf .build

@@ -31,7 +31,12 @@ let package = Package(
     .target(
       name: "SignInClient", dependencies: ["BigInt", .product(name: "Crypto", package: "swift-crypto")]),
     .target(name: "Conformance", dependencies: ["SignInClient", "SignInModel", "ModelChecking"]),
-    .target(name: "Fuzzing", dependencies: ["Conformance", "SignInClient", "SignInModel", "ModelChecking"]),
+    .target(name: "Fuzzing", dependencies: ["Conformance", "SignInClient", "SignInModel", "ModelChecking", "SafeFiles"]),
+    // Atomic writes that replace only a regular file (every file signin-spec writes).
+    .target(name: "SafeFiles"),
+    // Mutated models for the loader's own fuzz test and `make fuzz-loader`.
+    .target(name: "LoaderFuzzing", dependencies: ["SignInModel"]),
+    .executableTarget(name: "loader-fuzz", dependencies: ["LoaderFuzzing"]),
     .target(name: "SymbolicChecking", dependencies: ["SignInModel", "ModelChecking", "Z3Kit"]),
     .target(
       name: "Scenarios",
@@ -43,7 +48,7 @@ let package = Package(
       name: "signin-spec",
       dependencies: [
         "SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Z3Kit", "Fuzzing", "Scenarios",
-        "DocsConformance", "Diagrams",
+        "DocsConformance", "Diagrams", "SafeFiles",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "SignInModelTests", dependencies: ["SignInModel"]),
@@ -57,5 +62,7 @@ let package = Package(
     .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "SignInModel"]),
     .testTarget(name: "DocsConformanceTests", dependencies: ["DocsConformance", "SignInModel", "ModelChecking"]),
     .testTarget(name: "DiagramsTests", dependencies: ["Diagrams", "SignInModel", "ModelChecking"]),
+    .testTarget(name: "SafeFilesTests", dependencies: ["SafeFiles"]),
+    .testTarget(name: "LoaderFuzzTests", dependencies: ["LoaderFuzzing", "SignInModel", "ModelChecking"]),
   ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import SafeFiles
 import SignInClient
 import SignInModel
 
@@ -85,10 +86,7 @@ public struct CounterexampleFile: Codable, Sendable, Equatable {
   public func write(to folder: String) throws -> String {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let path = (folder as NSString).appendingPathComponent(fileName)
-    let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
-    try encoded().write(to: URL(fileURLWithPath: temporary))
-    if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-    try FileManager.default.moveItem(atPath: temporary, toPath: path)
+    try SafeFile.write(encoded(), to: path)
     return path
   }
 

@@ -16,11 +16,17 @@ public struct ExplicitChecker: Sendable {
 
   /// Constraints split into groups that share no variable.
   let constraintGroups: [ConstraintGroup]
+  let counter: ConstraintCounter
+  /// Resource limits; the search stops at the first one passed and says so in the report.
+  public var limits = ExplicitLimits.none
+  /// Called about once a second after the first second with (classes, states) explored so far.
+  public var progress: (@Sendable (Int, Int) -> Void)?
 
   public init(model: SignInModel, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
     self.model = model
     self.jobs = max(1, jobs)
     self.constraintGroups = Self.groups(of: model.constraints.map(\.expr))
+    self.counter = ConstraintCounter(model: model)
   }
 
   /// Runs the check; `invariants` limits which verdicts are reported.
@@ -34,11 +40,12 @@ public struct ExplicitChecker: Sendable {
     var frontier: [WorkItem] = [WorkItem(config: root, key: [], graph: nil, canSignIn: true)]
     var sequential = Aggregate(model: model)
     var sequentialCache = ConstraintCache()
-    while frontier.count < jobs * 64 && !frontier.isEmpty {
+    let budget = LimitBudget(limits, progress: progress)
+    while frontier.count < jobs * 64 && !frontier.isEmpty && !budget.exhausted {
       var next: [WorkItem] = []
-      for item in frontier {
+      for item in frontier where !budget.exhausted {
         switch explore(item, cache: &sequentialCache) {
-        case .done(let leaf): sequential.add(leaf)
+        case .done(let leaf): sequential.add(leaf); _ = budget.charge(leaf)
         case .fork(let children): next.append(contentsOf: children)
         }
       }
@@ -50,11 +57,13 @@ public struct ExplicitChecker: Sendable {
     DispatchQueue.concurrentPerform(iterations: jobs) { worker in
       var local = Aggregate(model: model)
       var cache = ConstraintCache()
-      while let i = partials.nextItem(below: work.count) {
+      while !budget.exhausted, let i = partials.nextItem(below: work.count) {
         var stack = [work[i]]
         while let item = stack.popLast() {
           switch explore(item, cache: &cache) {
-          case .done(let leaf): local.add(leaf)
+          case .done(let leaf):
+            local.add(leaf)
+            if !budget.charge(leaf) { stack.removeAll() }
           case .fork(let children): stack.append(contentsOf: children.reversed())
           }
         }
@@ -65,7 +74,8 @@ public struct ExplicitChecker: Sendable {
     for partial in partials.all() { total.merge(partial) }
     var statistics = total.statistics
     statistics.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-    return CheckReport(model: model, statistics: statistics, results: total.verdicts(for: invariants))
+    return CheckReport(
+      model: model, statistics: statistics, results: total.verdicts(for: invariants), incomplete: budget.reason)
   }
 
   /// A configuration class still to explore, with the graph explored so far (if any).
@@ -173,6 +183,10 @@ public struct ExplicitChecker: Sendable {
 
   /// How many assignments of the group's free variables satisfy its constraints, and the first one.
   func count(_ group: ConstraintGroup, from config: [Int]) -> (Double, [Int]?) {
+    // Structure first; plain enumeration only for a group `ConstraintCounter.refusal(in:)` refuses.
+    if let counted = try? counter.count(group.constraints, variables: group.variables, config: config) {
+      return counted
+    }
     let free = group.variables.filter { config[$0] == unassigned }
     var candidate = config
     var total = 0.0

@@ -28,6 +28,10 @@ struct Bench: AsyncParsableCommand {
   @Flag(help: "Also time the Spacer engine on each model (slow on the 2026 model).")
   var spacer = false
 
+  func validate() throws {
+    for k in factor { try OptionChecks.range(k, 1...64, "--factor") }
+  }
+
   static func time<T>(_ work: () -> T) -> (T, Double) {
     let start = DispatchTime.now()
     let result = work()

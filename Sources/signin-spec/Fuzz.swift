@@ -52,13 +52,17 @@ struct Fuzz: AsyncParsableCommand {
 
   func validate() throws {
     if runs == nil && time == nil { throw ValidationError("give --runs N or --time DURATION") }
-    if let time, Self.seconds(time) == nil { throw ValidationError("--time takes 30s, 2m or a number of seconds, not '\(time)'") }
+    if let runs { try OptionChecks.range(runs, 1...1_000_000_000, "--runs") }
+    if let time { try OptionChecks.seconds(Self.seconds(time), time, "--time", limit: 7 * 86_400) }
     if client != "reference" && DeliberateBug(rawValue: client) == nil {
       let suggestion = Suggestions.closest(to: client, among: ["reference"] + DeliberateBug.allCases.map(\.rawValue))
       throw ValidationError("unknown client '\(client)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
     }
-    guard Self.shard(shard) != nil else { throw ValidationError("--shard takes K/N with 1 <= K <= N") }
-    if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    guard Self.shard(shard) != nil else {
+      throw ValidationError("--shard takes K/N with 1 <= K <= N <= 1000000, not '\(shard)'")
+    }
+    try OptionChecks.range(jobs, 1...OptionChecks.maxJobs, "--jobs")
+    if !noSave { try OptionChecks.folder(corpus, "--corpus") }
   }
 
   @Sendable static func printProgress(_ cases: Int, _ found: Int) {
@@ -73,7 +77,7 @@ struct Fuzz: AsyncParsableCommand {
 
   static func shard(_ text: String) -> (Int, Int)? {
     let parts = text.split(separator: "/").compactMap { Int($0) }
-    guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else { return nil }
+    guard parts.count == 2, (1...1_000_000).contains(parts[1]), (1...parts[1]).contains(parts[0]) else { return nil }
     return (parts[0], parts[1])
   }
 

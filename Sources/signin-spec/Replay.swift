@@ -24,12 +24,31 @@ struct Replay: AsyncParsableCommand {
   @Flag(help: "Print each case: configuration, calls, what the model expects and what the client did.")
   var explain = false
 
+  /// "a FIFO (named pipe)", "a directory", … for anything but a regular file (links followed);
+  /// reading a FIFO or a device would block or never end.
+  static func nonRegularKind(_ path: String) -> String? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return "unreadable (\(String(cString: strerror(errno))))" }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG:
+      return info.st_size > 64 * 1024 * 1024 ? "larger than 64 MiB" : nil
+    case S_IFDIR: return "a directory"
+    case S_IFIFO: return "a FIFO (named pipe)"
+    case S_IFCHR, S_IFBLK: return "a device"
+    case S_IFSOCK: return "a socket"
+    default: return "not a regular file"
+    }
+  }
+
   func run() async throws {
     var files: [String] = []
     for path in paths.isEmpty ? ["counterexamples"] : paths {
       var isDirectory: ObjCBool = false
       guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
         throw ValidationError("no such file or folder: \(path)")
+      }
+      if !isDirectory.boolValue, let kind = Self.nonRegularKind(path) {
+        throw ValidationError("\(path) is \(kind); give a counterexample file (.json) or a folder of them")
       }
       if isDirectory.boolValue {
         files += try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".json") }.sorted()
@@ -44,6 +63,10 @@ struct Replay: AsyncParsableCommand {
     var failed = 0
     for path in files {
       let file: CounterexampleFile
+      if let kind = Self.nonRegularKind(path) {
+        printError("\(path): error: \(kind), not a counterexample file")
+        throw ExitStatus.badModel
+      }
       do { file = try CounterexampleFile.read(path) } catch {
         printError("\(path): error: not a signin-spec counterexample file (\(error.localizedDescription))")
         throw ExitStatus.badModel

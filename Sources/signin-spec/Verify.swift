@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Foundation
 import ModelChecking
+import SafeFiles
 import Reporting
 import SignInModel
 import SymbolicChecking
@@ -40,18 +42,33 @@ struct Verify: ParsableCommand {
   @Option(help: "Engines to run: both (explicit search and Z3, compared), explicit, or z3.")
   var engines: Engines = .both
 
-  @Option(help: "Time limit for each Z3 query, in seconds.")
+  @Option(help: "Time limit for each Z3 query, in seconds (1 to 86400).")
   var timeout: Int = 60
 
-  @Option(help: "Worker threads for the explicit search (default: the number of cores).")
+  @Option(help: "Worker threads for the explicit search (1 to 256; default: the number of cores).")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+  @Option(help: "Stop the explicit search after this many states (verdict UNKNOWN, exit 4).")
+  var maxStates: Int = 100_000_000
+
+  @Option(help: "Stop the explicit search after this many configuration classes (UNKNOWN, exit 4).")
+  var maxConfigurations: Int = 10_000_000
+
+  @Option(help: "Stop the explicit search at a state this many calls deep (UNKNOWN, exit 4).")
+  var maxDepth: Int = 10_000
 
   func validate() throws {
     for name in invariantNames where Invariant(rawValue: name) == nil {
       let suggestion = Suggestions.closest(to: name, among: Invariant.allCases.map(\.rawValue))
       throw ValidationError("unknown invariant '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
     }
-    if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    try OptionChecks.range(jobs, 1...OptionChecks.maxJobs, "--jobs")
+    try OptionChecks.range(timeout, 1...OptionChecks.maxSeconds, "--timeout", unit: " seconds")
+    try OptionChecks.range(maxStates, 1...Int.max, "--max-states")
+    try OptionChecks.range(maxConfigurations, 1...Int.max, "--max-configurations")
+    try OptionChecks.range(maxDepth, 1...Int.max, "--max-depth")
+    try OptionChecks.output(junit, "--junit")
+    try OptionChecks.output(sarif, "--sarif")
     if engines == .z3 && format != .text {
       throw ValidationError("--format \(format.rawValue) needs the explicit engine (--engines both or explicit)")
     }
@@ -74,17 +91,42 @@ struct Verify: ParsableCommand {
     var proofs: [ProofReport] = []
     var disagreement = false
     var z3Failed = false
+    var inconclusive = false
+    if engines != .z3 {
+      for model in models {
+        if let refusal = ConstraintCounter.refusal(in: model) {
+          printError("\(model.file):\(refusal.line): error: the constraint '\(refusal.text)' cannot be counted: "
+            + "\(refusal.reason)")
+          throw ExitStatus.badModel
+        }
+      }
+    }
     for model in models {
-      let report = engines == .z3 ? nil : ExplicitChecker(model: model, jobs: jobs).check(invariants: invariants)
+      var checker = ExplicitChecker(model: model, jobs: jobs)
+      checker.limits = ExplicitLimits(
+        maxStates: maxStates, maxConfigurationClasses: maxConfigurations, maxDepth: maxDepth)
+      checker.progress = SearchProgress.terminalLine(model.name)
+      let report = engines == .z3 ? nil : checker.check(invariants: invariants)
+      SearchProgress.finish(checker.progress)
+      if let reason = report?.incomplete {
+        inconclusive = true
+        printError("\(model.file): UNKNOWN: the explicit search stopped: \(reason); the verdicts below are partial "
+          + "(raise the limit to finish)")
+      }
       let proof = engines == .explicit ? nil
         : SymbolicChecker(model: model, timeoutMilliseconds: UInt32(timeout * 1000)).prove(invariants: invariants)
+      if let proof, proof.results.contains(where: { if case .unknown = $0.verdict { true } else { false } }) {
+        inconclusive = true
+      }
       if let proof {
         proofs.append(proof)
         z3Failed = z3Failed || proof.results.contains { $0.verdict != .proven }
       }
       if let report {
         reports.append(report)
-        if let proof, !EngineAgreement.disagreements(report, proof).isEmpty { disagreement = true }
+        if let proof, report.incomplete == nil, !EngineAgreement.disagreements(report, proof).isEmpty {
+          disagreement = true
+        }
         if format == .text {
           print(TextReport.render(report, proof: proof, platform: platform))
           print()
@@ -95,7 +137,10 @@ struct Verify: ParsableCommand {
       }
     }
     if engines == .z3 {
-      if z3Failed { throw ExitStatus.violation }
+      if proofs.contains(where: { $0.results.contains { Self.isViolation($0.verdict) } }) {
+        throw ExitStatus.violation
+      }
+      if z3Failed { throw ExitStatus.inconclusive }
       return
     }
     switch format {
@@ -115,16 +160,27 @@ struct Verify: ParsableCommand {
     }
     if let junit {
       do {
-        try JUnitReport.render(reports, platform: platform).write(toFile: junit, atomically: true, encoding: .utf8)
+        try SafeFile.write(Data(JUnitReport.render(reports, platform: platform).utf8), to: junit)
       } catch {
-        printError("error: cannot write the JUnit report to \(junit): \(error.localizedDescription)")
-        throw ExitStatus.internalError
+        printError("error: --junit: \(error.description)")
+        throw ExitStatus.usage
       }
     }
     if disagreement {
       printError("error: the explicit engine and Z3 disagree (see DISAGREE above); this is a bug in signin-spec")
       throw ExitStatus.internalError
     }
-    if !reports.allSatisfy(\.allHold) { throw ExitStatus.violation }
+    // A search stopped at a limit has partial verdicts (reachability and vacuity need every class).
+    if reports.contains(where: { $0.incomplete != nil }) { throw ExitStatus.inconclusive }
+    if reports.contains(where: { $0.results.contains { !$0.verdict.passed } }) { throw ExitStatus.violation }
+    if inconclusive { throw ExitStatus.inconclusive }
+  }
+
+  /// Violated or vacuous: a finding (exit 1), unlike unknown (exit 4).
+  static func isViolation(_ verdict: ProofVerdict) -> Bool {
+    switch verdict {
+    case .violated, .vacuous: return true
+    case .proven, .unknown: return false
+    }
   }
 }

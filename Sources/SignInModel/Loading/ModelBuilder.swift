@@ -15,6 +15,8 @@ final class ModelBuilder {
   let file: String
   let hash: String
   var diagnostics: [ModelDiagnostic] = []
+  /// The file's text, to place errors inside multi-line scalars.
+  var source: SourceLocator?
 
   static let topLevelKeys = [
     "format", "model", "generation", "summary", "sources", "platforms", "configuration", "flow", "constraints",
@@ -33,7 +35,7 @@ final class ModelBuilder {
   var variableIndex: [String: Int] = [:]
   /// Names declared with a broken domain: later uses are not reported again.
   var poisoned: Set<String> = []
-  var definitions: [String: (Expr, ExprType)] = [:]
+  var definitions: [String: TypedExpr] = [:]
   var platforms: [String] = []
   var builtins: Builtins?
   var canSignIn: Expr?
