@@ -66,7 +66,6 @@ public struct Fuzzer: Sendable {
   ]
 
   func configuration(_ rng: inout SplitMix64) -> [String: String] {
-    let runner = ConformanceRunner(model: model)
     for _ in 0..<1000 {
       var values = model.configurationIndices.map { i -> Int in
         let d = model.variables[i].domain.values
@@ -84,7 +83,7 @@ public struct Fuzzer: Sendable {
       guard model.constraints.allSatisfy({ (try? $0.expr.holds(values)) == true }) else { continue }
       var d: [String: String] = [:]
       for i in model.configurationIndices { d[model.variables[i].name] = model.variables[i].domain.render(values[i]) }
-      if runner.covers(d) { return d }
+      if executor.harness.covers(d) { return d }
     }
     return [:]
   }
@@ -99,7 +98,10 @@ public struct Fuzzer: Sendable {
   func generate(_ rng: inout SplitMix64, coverage: [String: Int]) -> FuzzCase {
     let configuration = self.configuration(&rng)
     var calls: [FuzzCall] = []
-    guard var oracle = try? ModelSimulator(model: model, configuration: configuration, recordsTrace: false) else {
+    guard
+      var oracle = try? ModelSimulator(
+        system: executor.harness.system, configuration: configuration, recordsTrace: false)
+    else {
       return FuzzCase(configuration: configuration, calls: [])
     }
     let length = 1 + Int(rng.next() % UInt64(maxLength))
@@ -108,8 +110,7 @@ public struct Fuzzer: Sendable {
       guard let s = oracle.step, !model.steps[s].isTerminal else { break }
       let step = model.steps[s]
       var choices = step.responses.map { model.responses[$0.response].name }
-        .filter { !ConformanceRunner.unsupportedResponses.contains($0) }
-      if ConformanceRunner.localSelectionSteps.contains(step.id) { choices.removeAll { $0 == "networkFault" || $0 == "expiredSession" } }
+        .filter { executor.harness.supports($0, at: step.id) }
       // At most `maxFailures` failed attempts: the model's five-failure bound stands for
       // Cognito's lockout and session clock, which the simulated pool does not reproduce.
       if failures >= maxFailures {
@@ -123,7 +124,7 @@ public struct Fuzzer: Sendable {
       // Coverage guidance: weight each response by how rarely its pair has run.
       let weights = choices.map { 1.0 / Double(1 + (coverage["\(step.id) / \($0)"] ?? 0)) }
       var pick = Double(rng.next() % 1_000_000) / 1_000_000 * weights.reduce(0, +)
-      var response = choices.last!
+      var response = choices[choices.count - 1]
       for (c, w) in zip(choices, weights) {
         if pick < w { response = c; break }
         pick -= w
@@ -134,7 +135,7 @@ public struct Fuzzer: Sendable {
       var unknown = false
       if case .step(let id) = outcome, let t = model.stepIndex(named: id),
         model.steps[t].kind == .challenge || model.steps[t].kind == .signedIn,
-        !ConformanceRunner.localSelectionSteps.contains(step.id), rng.next() % 25 == 0
+        !StepID.localSelections.contains(step.id), rng.next() % 25 == 0
       {
         unknown = true
       }

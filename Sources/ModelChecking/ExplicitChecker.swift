@@ -11,6 +11,8 @@ import SignInModel
 /// (in calls) for its class, and the checker keeps the shortest over all classes.
 public struct ExplicitChecker: Sendable {
   public let model: SignInModel
+  /// The rules every class's exploration evaluates, built once.
+  public let system: TransitionSystem
   /// Worker threads; classes are split between them.
   public let jobs: Int
 
@@ -18,7 +20,13 @@ public struct ExplicitChecker: Sendable {
   let constraintGroups: [ConstraintGroup]
 
   public init(model: SignInModel, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    self.init(system: TransitionSystem(model: model), jobs: jobs)
+  }
+
+  public init(system: TransitionSystem, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    let model = system.model
     self.model = model
+    self.system = system
     self.jobs = max(1, jobs)
     self.constraintGroups = Self.groups(of: model.constraints.map(\.expr))
   }
@@ -103,7 +111,7 @@ public struct ExplicitChecker: Sendable {
       if item.graph == nil {
         if !mayHold(item.config) { return .done(Leaf(key: item.key, excluded: true)) }
         item.canSignIn = try model.canSignIn?.holds(item.config) ?? true
-        item.graph = FlowGraph(model: model, configuration: item.config)
+        item.graph = FlowGraph(system: system, configuration: item.config)
       }
       try item.graph!.explore()
       return .done(finish(item, cache: &cache))

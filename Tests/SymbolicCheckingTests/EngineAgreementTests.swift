@@ -1,3 +1,4 @@
+import ModelTestSupport
 import Foundation
 import Testing
 import ModelChecking

@@ -1,3 +1,4 @@
+import ModelChecking
 import SignInModel
 
 /// Synthetic models for scaling benchmarks: `factor` copies of a model side by side,

@@ -1,3 +1,4 @@
+import CognitoWire
 import Foundation
 
 /// An in-process Cognito user pool that answers the sign-in operations the way the models say
