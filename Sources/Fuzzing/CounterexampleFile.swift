@@ -1,4 +1,3 @@
-import CognitoWire
 import Foundation
 import SignInClient
 import SignInModel
@@ -14,7 +13,8 @@ public struct CounterexampleFile: Codable, Sendable, Equatable {
   }
 
   public var format = "signin-spec-counterexample"
-  public var version = 1
+  /// 2: `itf` holds each state's variables as ITF values. 1: rendered strings (still read).
+  public var version = 2
   public var tool: String
   public var model: ModelReference
   public var seed: String
@@ -27,30 +27,41 @@ public struct CounterexampleFile: Codable, Sendable, Equatable {
   public var fuzzCase: FuzzCase
   public var calls: [ObservedCall]
   public var failingCall: Int
-  public var itf: JSONValue
+  public var itf: ITFTrace
 
-  /// ITF: one state per call, with the step and what the client observed.
-  static func itf(_ calls: [ObservedCall], source: String) -> JSONValue {
-    var states: [JSONValue] = [.object([
-      "#meta": .object(["index": .number(0)]), "step": .string("signIn"), "action": .string("init"),
-      "expected": .string(""), "observed": .string(""),
-    ])]
-    for (i, call) in calls.enumerated() {
-      states.append(.object([
-        "#meta": .object(["index": .number(Double(i + 1))]),
-        "mbt::actionTaken": .string("\(call.call)(\(call.response))"),
-        "step": .string(call.stepBefore), "action": .string("\(call.call)(\(call.response))"),
-        "expected": .string(call.expected), "observed": .string(call.observed),
-      ]))
+  /// The variable names of the ITF trace: the model's variables, then the step and what the
+  /// model expected and the client did on the call that led to the state.
+  static func itfVariables(_ model: SignInModel) -> [String] {
+    model.variables.map(\.name) + ["step", "expected", "observed"]
+  }
+
+  /// ITF: the model's state before the first call and after each call, every variable as a
+  /// value (booleans as booleans, integers as `#bigint`, enumeration values as strings).
+  static func itf(_ execution: Execution, model: SignInModel) -> ITFTrace {
+    var states: [ITFTrace.State] = []
+    for (i, state) in execution.states.enumerated() {
+      var values: [String: ITFValue] = [:]
+      for (index, variable) in model.variables.enumerated() {
+        let value = state.valuation[index]
+        switch variable.domain {
+        case .bool: values[variable.name] = .bool(value != 0)
+        case .range: values[variable.name] = .int(value)
+        case .enumeration: values[variable.name] = .string(variable.domain.render(value))
+        }
+      }
+      values["step"] = .string(state.step ?? "ended")
+      let call = i > 0 && i - 1 < execution.calls.count ? execution.calls[i - 1] : nil
+      values["expected"] = .string(call?.expected ?? "")
+      values["observed"] = .string(call?.observed ?? "")
+      values["mbt::actionTaken"] = .string(call.map { "\($0.call)(\($0.response))" } ?? "init")
+      states.append(ITFTrace.State(meta: ["index": .int(i)], values: values))
     }
-    return .object([
-      "#meta": .object([
+    return ITFTrace(
+      meta: [
         "format": .string("ITF"), "format-description": .string("https://apalache-mc.org/docs/adr/015adr-trace.html"),
-        "source": .string(source), "status": .string("violation"),
-      ]),
-      "vars": .array([.string("step"), .string("action"), .string("expected"), .string("observed")]),
-      "states": .array(states),
-    ])
+        "source": .string(model.file), "status": .string("violation"),
+      ],
+      vars: itfVariables(model), states: states)
   }
 
   public init(finding: FuzzFinding, model: SignInModel, client: String, tool: String) {
@@ -64,7 +75,7 @@ public struct CounterexampleFile: Codable, Sendable, Equatable {
     fuzzCase = finding.fuzzCase
     calls = finding.execution.calls
     failingCall = finding.execution.failingCall ?? 0
-    itf = Self.itf(finding.execution.calls, source: model.file)
+    itf = Self.itf(finding.execution, model: model)
   }
 
   public func encoded() throws -> Data {

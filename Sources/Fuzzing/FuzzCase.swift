@@ -48,6 +48,9 @@ public struct Execution: Sendable {
   public var valid = true
   /// Transitions the model took: "step / response -> outcome".
   public var transitions: [String] = []
+  /// The model's state before the first call and after each call: the valuation of every
+  /// variable (configuration, then flow) and the step id, nil once the flow ended.
+  public var states: [(valuation: [Int], step: String?)] = []
 
   public var failed: Bool { failingCall != nil }
 }
@@ -76,6 +79,7 @@ public struct CaseExecutor: Sendable {
       execution.valid = false
       return execution
     }
+    execution.states.append((run.oracle.valuation, run.oracle.stepID))
     for call in fuzzCase.calls {
       guard let stepIndex = run.oracle.step, !model.steps[stepIndex].isTerminal else { break }
       let step = model.steps[stepIndex]
@@ -97,6 +101,7 @@ public struct CaseExecutor: Sendable {
       execution.calls.append(ObservedCall(
         call: record.function, response: call.response + (call.unknownChallenge ? " + unknown challenge" : ""),
         stepBefore: step.id, expected: Self.describe(record.expected), observed: record.observation.description))
+      execution.states.append((run.oracle.valuation, call.unknownChallenge ? nil : run.oracle.stepID))
       if let disagreement = record.disagreement {
         execution.failingCall = execution.calls.count - 1
         execution.disagreement = disagreement

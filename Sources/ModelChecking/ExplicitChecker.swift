@@ -205,7 +205,8 @@ public struct ExplicitChecker: Sendable {
 
 typealias ConstraintCache = [[Int]: (Double, [Int]?)]
 
-/// Per-worker results, merged at the end.
+/// Per-worker results, merged at the end. `@unchecked Sendable` is safe: every access to
+/// its mutable state goes through `lock`.
 final class Partials: @unchecked Sendable {
   private var items: [Aggregate?]
   private let lock = NSLock()

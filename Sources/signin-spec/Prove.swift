@@ -55,7 +55,7 @@ struct Prove: ParsableCommand {
       print()
       for result in report.results {
         if result.verdict != .proven { allProven = false }
-        if case .unknown(let reason) = result.verdict, reason.hasPrefix("internal error") { internalError = true }
+        if case .failed = result.verdict { internalError = true }
       }
     }
     if internalError { throw ExitStatus.internalError }

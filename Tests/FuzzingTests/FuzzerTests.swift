@@ -52,9 +52,18 @@ struct FuzzerTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 1)
     let read = try CounterexampleFile.read(path)
     #expect(read == file)
-    #expect(read.version == 1 && read.model.contentHash == Self.model.contentHash)
-    #expect(read.itf.object?["#meta"]?.object?["format"]?.string == "ITF")
-    #expect(read.itf.object?["states"]?.array?.count == read.calls.count + 1)
+    #expect(read.version == 2 && read.model.contentHash == Self.model.contentHash)
+    #expect(read.itf.meta["format"] == .string("ITF"))
+    #expect(read.itf.states.count == read.calls.count + 1)
+    // Every state gives every listed variable a value of its domain's kind.
+    for state in read.itf.states {
+      #expect(Set(read.itf.vars).isSubset(of: Set(state.values.keys)))
+      #expect(state.values["mbt::actionTaken"] != nil)
+    }
+    let retries = try #require(read.itf.states.last?.values["flow.retries"])
+    #expect(retries.intValue != nil, "integers are #bigint values")
+    #expect(read.itf.states.first?.values["pool.sms"].map { if case .bool = $0 { true } else { false } } == true)
+    #expect(read.itf.states.first?.values["pool.mfa"].map { if case .string = $0 { true } else { false } } == true)
     #expect(read.explain().contains("<-- differs"))
   }
 
