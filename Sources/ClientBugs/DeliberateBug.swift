@@ -3,7 +3,7 @@ import SignInClient
 /// Bugs the client can be given through its `ClientHooks`, so the fuzzer's catalogue of
 /// broken clients can show that `signin-spec fuzz` finds each kind. Only the CLI's
 /// `--client` option and the tests use this module; the client itself knows nothing of it.
-public enum DeliberateBug: String, Sendable, CaseIterable {
+package enum DeliberateBug: String, Sendable, CaseIterable {
   /// SOFTWARE_TOKEN_MFA is reported as the SMS code step.
   case wrongStepMapping
   /// A new session from Cognito is ignored; the first one is re-sent.
@@ -18,10 +18,10 @@ public enum DeliberateBug: String, Sendable, CaseIterable {
   case stuckOnUnknownChallenge
 
   /// The client's decisions with this bug in them.
-  public var hooks: ClientHooks { Self.hooks(for: [self]) }
+  package var hooks: ClientHooks { Self.hooks(for: [self]) }
 
   /// The client's decisions with every bug in `bugs`.
-  public static func hooks(for bugs: Set<DeliberateBug>) -> ClientHooks {
+  package static func hooks(for bugs: Set<DeliberateBug>) -> ClientHooks {
     var hooks = ClientHooks.reference
     hooks.staysOnStepAfterError = { error, onChallenge, reference in
       if bugs.contains(.retryRefusedAfterWrongCode), error == .codeMismatch { return false }

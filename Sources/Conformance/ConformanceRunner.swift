@@ -2,35 +2,35 @@ import ModelChecking
 import SignInModel
 
 /// A difference between what the model expects and what the reference client did.
-public struct ConformanceMismatch: Sendable {
-  public let configuration: [Assignment]
+package struct ConformanceMismatch: Sendable {
+  package let configuration: [Assignment]
   /// The calls up to and including the one that differed, with the model's expected outcome.
-  public let expected: [TraceStep]
+  package let expected: [TraceStep]
   /// How the client differed on the last call.
-  public let disagreement: Disagreement
+  package let disagreement: Disagreement
   /// `disagreement`, rendered.
-  public var observed: String { disagreement.description }
+  package var observed: String { disagreement.description }
 }
 
 /// Totals of one conformance run.
-public struct ConformanceReport: Sendable {
-  public var configurations = 0
-  public var sequences = 0
-  public var callsChecked = 0
-  public var mismatches: [ConformanceMismatch] = []
+package struct ConformanceReport: Sendable {
+  package var configurations = 0
+  package var sequences = 0
+  package var callsChecked = 0
+  package var mismatches: [ConformanceMismatch] = []
 }
 
 /// Runs the reference client through `Harness` for many configurations, one response
 /// sequence at a time: sequences are random walks over the model's responses, seeded, with
 /// at most `maxFailures` failed attempts (so the five-failure bound is not hit).
-public struct ConformanceRunner: Sendable {
-  public let harness: Harness
-  public var model: SignInModel { harness.model }
-  public let sequencesPerConfiguration: Int
-  public let maxLength: Int
-  public let maxFailures: Int
+package struct ConformanceRunner: Sendable {
+  package let harness: Harness
+  package var model: SignInModel { harness.model }
+  package let sequencesPerConfiguration: Int
+  package let maxLength: Int
+  package let maxFailures: Int
 
-  public init(model: SignInModel, sequencesPerConfiguration: Int = 3, maxLength: Int = 8, maxFailures: Int = 3) {
+  package init(model: SignInModel, sequencesPerConfiguration: Int = 3, maxLength: Int = 8, maxFailures: Int = 3) {
     harness = Harness(model: model)
     self.sequencesPerConfiguration = sequencesPerConfiguration
     self.maxLength = maxLength
@@ -38,10 +38,10 @@ public struct ConformanceRunner: Sendable {
   }
 
   /// Whether the run can exercise this configuration (see `Harness`).
-  public func covers(_ configuration: [String: String]) -> Bool { harness.covers(configuration) }
+  package func covers(_ configuration: [String: String]) -> Bool { harness.covers(configuration) }
 
   /// Every valid configuration of the model, in a fixed order.
-  public func allConfigurations() -> [[String: String]] {
+  package func allConfigurations() -> [[String: String]] {
     var result: [[String: String]] = []
     var values = [Int](repeating: 0, count: model.configurationCount)
     let indices = Array(model.configurationIndices)
@@ -60,7 +60,7 @@ public struct ConformanceRunner: Sendable {
   }
 
   /// `count` valid configurations drawn with `seed`.
-  public func sampleConfigurations(count: Int, seed: UInt64) -> [[String: String]] {
+  package func sampleConfigurations(count: Int, seed: UInt64) -> [[String: String]] {
     var rng = SplitMix64(seed: seed)
     var result: [[String: String]] = []
     var attempts = 0
@@ -85,7 +85,7 @@ public struct ConformanceRunner: Sendable {
   }
 
   /// Runs the sequences for each configuration and collects every mismatch.
-  public func run(_ configurations: [[String: String]], seed: UInt64) async -> ConformanceReport {
+  package func run(_ configurations: [[String: String]], seed: UInt64) async -> ConformanceReport {
     var report = ConformanceReport()
     var rng = SplitMix64(seed: seed)
     for configuration in configurations where covers(configuration) {

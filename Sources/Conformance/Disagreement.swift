@@ -4,7 +4,7 @@ import SignInClient
 /// How a client's call differed from what the model expects: the one verdict reason that
 /// conformance runs, the fuzzer, counterexample files and replays share. Reporters render
 /// it with `description`; nothing matches on the text.
-public enum Disagreement: Sendable, Equatable, CustomStringConvertible {
+package enum Disagreement: Sendable, Equatable, CustomStringConvertible {
   /// The client returned a step other than the one the model goes to.
   case wrongStep(returned: String, expected: String)
   /// A selection step offers other options than the model's.
@@ -20,7 +20,7 @@ public enum Disagreement: Sendable, Equatable, CustomStringConvertible {
   /// The client threw where the model expects a step.
   case threwInstead(AuthError, expected: TraceOutcome)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .wrongStep(let returned, let expected): return "returned \(returned), the model expects \(expected)"
     case .wrongOffers(let offered, let expected):

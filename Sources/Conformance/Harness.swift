@@ -11,64 +11,64 @@ import SimulatedCognito
 /// Not covered, because the simulated pool or the client does not do them here: SRP flows
 /// (userSRP, customWithSRP, PASSWORD_SRP), passkeys (WEB_AUTHN); network faults and expired
 /// sessions at the two selection steps whose answer the client handles locally.
-public struct Harness: Sendable {
-  public let system: TransitionSystem
-  public var model: SignInModel { system.model }
+package struct Harness: Sendable {
+  package let system: TransitionSystem
+  package var model: SignInModel { system.model }
   /// The client's decisions: `.reference`, or a deliberately broken client's.
-  public let hooks: ClientHooks
+  package let hooks: ClientHooks
 
-  public init(system: TransitionSystem, hooks: ClientHooks = .reference) {
+  package init(system: TransitionSystem, hooks: ClientHooks = .reference) {
     self.system = system
     self.hooks = hooks
   }
 
-  public init(model: SignInModel, hooks: ClientHooks = .reference) {
+  package init(model: SignInModel, hooks: ClientHooks = .reference) {
     self.init(system: TransitionSystem(model: model), hooks: hooks)
   }
 
   /// One call to make: a response class, and whether the server then answers with a
   /// challenge no client knows (a future enum value).
-  public struct Call: Sendable, Equatable {
-    public var response: String
-    public var unknownChallenge: Bool
+  package struct Call: Sendable, Equatable {
+    package var response: String
+    package var unknownChallenge: Bool
 
-    public init(response: String, unknownChallenge: Bool = false) {
+    package init(response: String, unknownChallenge: Bool = false) {
       self.response = response
       self.unknownChallenge = unknownChallenge
     }
   }
 
   /// One client session on one simulated pool, with the model's state beside it.
-  public struct Run: Sendable {
-    public let configuration: [String: String]
-    public fileprivate(set) var oracle: ModelSimulator
+  package struct Run: Sendable {
+    package let configuration: [String: String]
+    package fileprivate(set) var oracle: ModelSimulator
     let pool: SimulatedUserPool
     let client: SignInClient
   }
 
   /// What one call did.
-  public struct Record: Sendable {
+  package struct Record: Sendable {
     /// "signIn" or "confirmSignIn".
-    public let function: String
-    public let call: Call
-    public let stepBefore: String
+    package let function: String
+    package let call: Call
+    package let stepBefore: String
     /// What the model's transition system does.
-    public let modelOutcome: TraceOutcome
+    package let modelOutcome: TraceOutcome
     /// What the client should do: `modelOutcome`, or the end of the flow after an unknown challenge.
-    public let expected: TraceOutcome
-    public let observation: Observation
+    package let expected: TraceOutcome
+    package let observation: Observation
     /// nil when the client did what the model expects.
-    public let disagreement: Disagreement?
+    package let disagreement: Disagreement?
   }
 
   /// Whether the harness can exercise this configuration (see the type's notes).
-  public func covers(_ configuration: [String: String]) -> Bool {
+  package func covers(_ configuration: [String: String]) -> Bool {
     !["userSRP", "customWithSRP"].contains(configuration["pool.authFlow"] ?? "")
       && !["WEB_AUTHN", "PASSWORD_SRP"].contains(configuration["pool.preferredFirstFactor"] ?? "none")
   }
 
   /// Whether the harness can give `response` at the step `stepID`.
-  public func supports(_ response: String, at stepID: String) -> Bool {
+  package func supports(_ response: String, at stepID: String) -> Bool {
     guard let name = ResponseName(rawValue: response) else { return true }
     if ResponseName.unsupported.contains(name) { return false }
     return !(StepID.localSelections.contains(stepID) && name.isFault)
@@ -76,7 +76,7 @@ public struct Harness: Sendable {
 
   /// A new session for `configuration`, or nil when the model refuses the configuration or
   /// the harness does not cover it.
-  public func start(_ configuration: [String: String], recordsTrace: Bool = false) -> Run? {
+  package func start(_ configuration: [String: String], recordsTrace: Bool = false) -> Run? {
     guard covers(configuration),
       let oracle = try? ModelSimulator(system: system, configuration: configuration, recordsTrace: recordsTrace)
     else { return nil }
@@ -87,7 +87,7 @@ public struct Harness: Sendable {
 
   /// Makes one call on both the model and the client and compares them.
   /// - Throws: the model's refusal (a response the step does not accept, a flow that ended).
-  public func perform(_ call: Call, on run: inout Run) async throws(ModelSimulator.Failure) -> Record {
+  package func perform(_ call: Call, on run: inout Run) async throws(ModelSimulator.Failure) -> Record {
     guard let stepIndex = run.oracle.step else { throw .flowEnded("restart") }
     let step = model.steps[stepIndex]
     let offeredBefore = run.oracle.offered
@@ -126,14 +126,14 @@ public struct Harness: Sendable {
   }
 
   /// The step's Swift name, or its model id when the model gives none.
-  public func swiftName(_ stepID: String) -> String {
+  package func swiftName(_ stepID: String) -> String {
     guard let i = model.stepIndex(named: stepID) else { return stepID }
     if case .name(let n)? = model.steps[i].names.first(where: { $0.platform == "swift" })?.form { return n }
     return stepID
   }
 
   /// The answer the client sends for a response class at a step.
-  public func answer(_ response: String, step: String, offered: [String]) -> String {
+  package func answer(_ response: String, step: String, offered: [String]) -> String {
     switch ResponseName(rawValue: response) {
     case .correctCode: return SimulatedUserPool.code
     case .wrongCode: return "000000"
@@ -168,7 +168,7 @@ public struct Harness: Sendable {
   }
 
   /// The auth flow the client asks for under `configuration`.
-  public func flow(_ configuration: [String: String]) -> AuthFlowType {
+  package func flow(_ configuration: [String: String]) -> AuthFlowType {
     switch configuration["pool.authFlow"] {
     case "customWithoutSRP": return .customWithoutSRP
     case "userAuth":
@@ -190,7 +190,7 @@ public struct Harness: Sendable {
 
   /// nil when the client did what the model expects; otherwise how it differed.
   /// `offered` is what the model's step offers after the call, for selection steps.
-  public func compare(_ expected: TraceOutcome, _ observation: Observation, offered: [String] = []) -> Disagreement? {
+  package func compare(_ expected: TraceOutcome, _ observation: Observation, offered: [String] = []) -> Disagreement? {
     switch (expected, observation) {
     case (.step(let id), .returned(let step)):
       if step.name != swiftName(id) { return .wrongStep(returned: step.name, expected: swiftName(id)) }

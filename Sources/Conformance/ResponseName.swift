@@ -1,7 +1,7 @@
 /// The response classes of the models that the harness knows how to give a client, by
 /// their names in the model files. A model may name others; the harness then cannot give
 /// them (see `Harness.supports`).
-public enum ResponseName: String, Sendable, CaseIterable {
+package enum ResponseName: String, Sendable, CaseIterable {
   case correctPassword, wrongPassword
   case correctCode, wrongCode
   case selectSMS, selectTOTP, selectEMAIL, selectUnknown
@@ -12,22 +12,22 @@ public enum ResponseName: String, Sendable, CaseIterable {
   case networkFault, expiredSession
 
   /// Faults the harness injects into the pool before the call rather than answers it sends.
-  public var isFault: Bool { self == .networkFault || self == .expiredSession }
+  package var isFault: Bool { self == .networkFault || self == .expiredSession }
 
   /// Responses the client cannot give here: SRP (the simulated pool has no SRP server side)
   /// and passkeys (no platform authenticator).
-  public static let unsupported: Set<ResponseName> = [.selectPASSWORD_SRP, .selectWEB_AUTHN]
+  package static let unsupported: Set<ResponseName> = [.selectPASSWORD_SRP, .selectWEB_AUTHN]
 }
 
 /// Model step ids the harness treats specially.
-public enum StepID {
+package enum StepID {
   /// Selection steps whose answer the client handles locally: no fault can reach the pool.
-  public static let localSelections: Set<String> = [
+  package static let localSelections: Set<String> = [
     "continueSignInWithFirstFactorSelection", "continueSignInWithMFASetupSelection",
   ]
-  public static let mfaSelection = "continueSignInWithMFASelection"
-  public static let emailMFASetup = "continueSignInWithEmailMFASetup"
-  public static let newPassword = "confirmSignInWithNewPassword"
-  public static let customChallenge = "confirmSignInWithCustomChallenge"
-  public static let password = "confirmSignInWithPassword"
+  package static let mfaSelection = "continueSignInWithMFASelection"
+  package static let emailMFASetup = "continueSignInWithEmailMFASetup"
+  package static let newPassword = "confirmSignInWithNewPassword"
+  package static let customChallenge = "confirmSignInWithCustomChallenge"
+  package static let password = "confirmSignInWithPassword"
 }

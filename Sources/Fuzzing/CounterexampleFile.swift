@@ -5,29 +5,29 @@ import SignInModel
 /// A saved fuzz failure: versioned JSON, named by the hash of its content so that the same
 /// case found twice (or on two machines) is one file. The `itf` part is the trace in the ITF
 /// format of Apalache/Quint (`#meta`, `vars`, `states`), readable by their trace tools.
-public struct CounterexampleFile: Codable, Sendable, Equatable {
-  public struct ModelReference: Codable, Sendable, Equatable {
-    public let name: String
-    public let file: String
-    public let contentHash: String
+package struct CounterexampleFile: Codable, Sendable, Equatable {
+  package struct ModelReference: Codable, Sendable, Equatable {
+    package let name: String
+    package let file: String
+    package let contentHash: String
   }
 
-  public var format = "signin-spec-counterexample"
+  package var format = "signin-spec-counterexample"
   /// 2: `itf` holds each state's variables as ITF values. 1: rendered strings (still read).
-  public var version = 2
-  public var tool: String
-  public var model: ModelReference
-  public var seed: String
+  package var version = 2
+  package var tool: String
+  package var model: ModelReference
+  package var seed: String
   /// "reference", or the deliberate bug of the client that failed.
-  public var client: String
-  public var property = "conformance: every call does what the model says"
-  public var message: String
-  public var originalLength: Int
-  public var shrunkLength: Int
-  public var fuzzCase: FuzzCase
-  public var calls: [ObservedCall]
-  public var failingCall: Int
-  public var itf: ITFTrace
+  package var client: String
+  package var property = "conformance: every call does what the model says"
+  package var message: String
+  package var originalLength: Int
+  package var shrunkLength: Int
+  package var fuzzCase: FuzzCase
+  package var calls: [ObservedCall]
+  package var failingCall: Int
+  package var itf: ITFTrace
 
   /// The variable names of the ITF trace: the model's variables, then the step and what the
   /// model expected and the client did on the call that led to the state.
@@ -64,7 +64,7 @@ public struct CounterexampleFile: Codable, Sendable, Equatable {
       vars: itfVariables(model), states: states)
   }
 
-  public init(finding: FuzzFinding, model: SignInModel, client: String, tool: String) {
+  package init(finding: FuzzFinding, model: SignInModel, client: String, tool: String) {
     self.tool = tool
     self.model = ModelReference(name: model.name, file: model.file, contentHash: model.contentHash)
     seed = String(finding.seed)
@@ -78,14 +78,14 @@ public struct CounterexampleFile: Codable, Sendable, Equatable {
     itf = Self.itf(finding.execution, model: model)
   }
 
-  public func encoded() throws -> Data {
+  package func encoded() throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     return try encoder.encode(self)
   }
 
   /// The file name: the hash of the model name, the client and the case.
-  public var fileName: String {
+  package var fileName: String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let key = (try? encoder.encode(fuzzCase)) ?? Data()
@@ -94,7 +94,7 @@ public struct CounterexampleFile: Codable, Sendable, Equatable {
 
   /// Writes the file into `folder` atomically (temporary file, then rename); returns its path.
   @discardableResult
-  public func write(to folder: String) throws -> String {
+  package func write(to folder: String) throws -> String {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let path = (folder as NSString).appendingPathComponent(fileName)
     let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
@@ -104,12 +104,12 @@ public struct CounterexampleFile: Codable, Sendable, Equatable {
     return path
   }
 
-  public static func read(_ path: String) throws -> CounterexampleFile {
+  package static func read(_ path: String) throws -> CounterexampleFile {
     try JSONDecoder().decode(CounterexampleFile.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
   }
 
   /// A readable rendering: configuration, then each call with expected and observed.
-  public func explain() -> String {
+  package func explain() -> String {
     var lines = ["\(model.name), client: \(client), seed \(seed)", "property: \(property)", "found: \(message)",
                  "shrunk from \(originalLength) to \(shrunkLength) calls", "configuration:"]
     for (k, v) in fuzzCase.configuration.sorted(by: { $0.key < $1.key }) { lines.append("  \(k) = \(v)") }

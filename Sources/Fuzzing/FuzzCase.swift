@@ -5,63 +5,63 @@ import SignInModel
 
 /// One call of a fuzz case: the response class given, and whether the server answers it
 /// with a challenge the client cannot know (a future enum value).
-public struct FuzzCall: Codable, Sendable, Equatable, Hashable {
-  public var response: String
-  public var unknownChallenge: Bool
+package struct FuzzCall: Codable, Sendable, Equatable, Hashable {
+  package var response: String
+  package var unknownChallenge: Bool
 
-  public init(response: String, unknownChallenge: Bool = false) {
+  package init(response: String, unknownChallenge: Bool = false) {
     self.response = response
     self.unknownChallenge = unknownChallenge
   }
 }
 
 /// A configuration and the calls made under it: what the fuzzer generates, shrinks and saves.
-public struct FuzzCase: Codable, Sendable, Equatable, Hashable {
-  public var configuration: [String: String]
-  public var calls: [FuzzCall]
+package struct FuzzCase: Codable, Sendable, Equatable, Hashable {
+  package var configuration: [String: String]
+  package var calls: [FuzzCall]
 
-  public init(configuration: [String: String], calls: [FuzzCall]) {
+  package init(configuration: [String: String], calls: [FuzzCall]) {
     self.configuration = configuration
     self.calls = calls
   }
 }
 
 /// One executed call: what the model expected and what the client did.
-public struct ObservedCall: Codable, Sendable, Equatable {
-  public let call: String
-  public let response: String
-  public let stepBefore: String
-  public let expected: String
-  public let observed: String
+package struct ObservedCall: Codable, Sendable, Equatable {
+  package let call: String
+  package let response: String
+  package let stepBefore: String
+  package let expected: String
+  package let observed: String
 }
 
 /// The result of running a case: every call, and the first disagreement if there was one.
-public struct Execution: Sendable {
-  public var calls: [ObservedCall] = []
+package struct Execution: Sendable {
+  package var calls: [ObservedCall] = []
   /// Index in `calls` of the call where the client differed from the model.
-  public var failingCall: Int?
+  package var failingCall: Int?
   /// How the client differed at `failingCall`.
-  public var disagreement: Disagreement?
+  package var disagreement: Disagreement?
   /// `disagreement`, rendered.
-  public var message: String? { disagreement?.description }
+  package var message: String? { disagreement?.description }
   /// False when the calls do not fit the model (a response the step does not accept).
-  public var valid = true
+  package var valid = true
   /// Transitions the model took: "step / response -> outcome".
-  public var transitions: [String] = []
+  package var transitions: [String] = []
   /// The model's state before the first call and after each call: the valuation of every
   /// variable (configuration, then flow) and the step id, nil once the flow ended.
-  public var states: [(valuation: [Int], step: String?)] = []
+  package var states: [(valuation: [Int], step: String?)] = []
 
-  public var failed: Bool { failingCall != nil }
+  package var failed: Bool { failingCall != nil }
 }
 
 /// Runs fuzz cases through `Harness`: the model is the oracle, the client (optionally a
 /// deliberately broken one, through its hooks) runs on the simulated pool.
-public struct CaseExecutor: Sendable {
-  public let harness: Harness
-  public var model: SignInModel { harness.model }
+package struct CaseExecutor: Sendable {
+  package let harness: Harness
+  package var model: SignInModel { harness.model }
 
-  public init(model: SignInModel, hooks: ClientHooks = .reference) {
+  package init(model: SignInModel, hooks: ClientHooks = .reference) {
     harness = Harness(model: model, hooks: hooks)
   }
 
@@ -73,7 +73,7 @@ public struct CaseExecutor: Sendable {
     }
   }
 
-  public func execute(_ fuzzCase: FuzzCase) async -> Execution {
+  package func execute(_ fuzzCase: FuzzCase) async -> Execution {
     var execution = Execution()
     guard var run = harness.start(fuzzCase.configuration) else {
       execution.valid = false
@@ -121,7 +121,7 @@ public struct CaseExecutor: Sendable {
   }
 
   /// Every transition the model has, in the same form as `Execution.transitions`.
-  public var allTransitions: [String] {
+  package var allTransitions: [String] {
     var seen = Set<String>()
     var result: [String] = []
     for branch in harness.system.branches {

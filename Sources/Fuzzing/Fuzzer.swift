@@ -6,27 +6,27 @@ import SignInClient
 import SignInModel
 
 /// A failure the fuzzer found, shrunk.
-public struct FuzzFinding: Sendable {
-  public let fuzzCase: FuzzCase
-  public let execution: Execution
-  public let seed: UInt64
-  public let originalLength: Int
+package struct FuzzFinding: Sendable {
+  package let fuzzCase: FuzzCase
+  package let execution: Execution
+  package let seed: UInt64
+  package let originalLength: Int
   /// Seconds from the start of the run to the first failing case.
-  public let secondsToFind: Double
+  package let secondsToFind: Double
 }
 
 /// What one fuzz run did.
-public struct FuzzSummary: Sendable {
-  public var cases = 0
-  public var calls = 0
-  public var findings: [FuzzFinding] = []
-  public var covered: [String: Int] = [:]
-  public var allTransitions: [String] = []
-  public var seconds = 0.0
+package struct FuzzSummary: Sendable {
+  package var cases = 0
+  package var calls = 0
+  package var findings: [FuzzFinding] = []
+  package var covered: [String: Int] = [:]
+  package var allTransitions: [String] = []
+  package var seconds = 0.0
 
-  public var neverExercised: [String] { allTransitions.filter { covered[$0] == nil } }
+  package var neverExercised: [String] { allTransitions.filter { covered[$0] == nil } }
 
-  public init() {}
+  package init() {}
 }
 
 /// Property-based fuzzing of the reference client: random configurations (uniform, and
@@ -34,12 +34,12 @@ public struct FuzzSummary: Sendable {
 /// each step and steered toward transitions not yet run, faults (network, expired session,
 /// unknown challenge). Every call is checked against the model; a failure is shrunk (fewer
 /// calls, then a simpler configuration, then simpler responses).
-public struct Fuzzer: Sendable {
-  public let executor: CaseExecutor
-  public let maxLength: Int
-  public let maxFailures: Int
+package struct Fuzzer: Sendable {
+  package let executor: CaseExecutor
+  package let maxLength: Int
+  package let maxFailures: Int
 
-  public init(executor: CaseExecutor, maxLength: Int = 10, maxFailures: Int = 3) {
+  package init(executor: CaseExecutor, maxLength: Int = 10, maxFailures: Int = 3) {
     self.executor = executor
     self.maxLength = maxLength
     self.maxFailures = maxFailures
@@ -48,7 +48,7 @@ public struct Fuzzer: Sendable {
   var model: SignInModel { executor.model }
 
   /// The seed of case `index` of a run seeded with `seed`.
-  public static func caseSeed(_ seed: UInt64, _ index: Int) -> UInt64 {
+  package static func caseSeed(_ seed: UInt64, _ index: Int) -> UInt64 {
     var rng = SplitMix64(seed: seed ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15))
     return rng.next()
   }
@@ -89,7 +89,7 @@ public struct Fuzzer: Sendable {
   }
 
   /// `count` valid configurations of `model` (for benchmarks).
-  public static func sampleConfigurations(_ model: SignInModel, count: Int, rng: inout SplitMix64) -> [[String: String]] {
+  package static func sampleConfigurations(_ model: SignInModel, count: Int, rng: inout SplitMix64) -> [[String: String]] {
     let fuzzer = Fuzzer(executor: CaseExecutor(model: model))
     return (0..<count).map { _ in fuzzer.configuration(&rng) }
   }
@@ -149,7 +149,7 @@ public struct Fuzzer: Sendable {
 
   /// A smaller case that still fails: fewer calls (delta debugging), then configuration
   /// variables set to their first value, then each response replaced by a simpler one.
-  public func shrink(_ fuzzCase: FuzzCase) async -> FuzzCase {
+  package func shrink(_ fuzzCase: FuzzCase) async -> FuzzCase {
     var best = fuzzCase
     let first = await executor.execute(best)
     // The same failure: the same message at the failing call.
@@ -201,7 +201,7 @@ public struct Fuzzer: Sendable {
   // MARK: - Running
 
   /// Runs cases `index` for every index in `indices` (a shard), until `deadline` if given.
-  public func run<Indices: Sequence<Int>>(
+  package func run<Indices: Sequence<Int>>(
     seed: UInt64, indices: Indices, deadline: DispatchTime?, stopAtFirstFailure: Bool = false,
     progress: (@Sendable (Int, Int) -> Void)? = nil
   ) async -> FuzzSummary {

@@ -3,7 +3,7 @@ import Foundation
 /// A value in the Informal Trace Format of Apalache and Quint (ADR-015): integers as
 /// `{"#bigint": "3"}`, booleans and strings as themselves, lists as arrays, sets, tuples and
 /// maps tagged `#set`, `#tup`, `#map`, records as objects.
-public indirect enum ITFValue: Sendable, Equatable, Codable {
+package indirect enum ITFValue: Sendable, Equatable, Codable {
   case bool(Bool)
   /// An integer of any size, as its decimal digits (with an optional leading `-`).
   case int(String)
@@ -17,28 +17,28 @@ public indirect enum ITFValue: Sendable, Equatable, Codable {
   case unserializable(String)
 
   /// One entry of a `#map`.
-  public struct MapEntry: Sendable, Equatable {
-    public let key: ITFValue
-    public let value: ITFValue
+  package struct MapEntry: Sendable, Equatable {
+    package let key: ITFValue
+    package let value: ITFValue
 
-    public init(key: ITFValue, value: ITFValue) {
+    package init(key: ITFValue, value: ITFValue) {
       self.key = key
       self.value = value
     }
   }
 
   /// An integer value.
-  public static func int(_ value: Int) -> ITFValue { .int(String(value)) }
+  package static func int(_ value: Int) -> ITFValue { .int(String(value)) }
 
   /// The integer, when it is one and fits in an `Int`.
-  public var intValue: Int? { if case .int(let digits) = self { return Int(digits) } else { return nil } }
+  package var intValue: Int? { if case .int(let digits) = self { return Int(digits) } else { return nil } }
 
   /// Why a JSON value is not ITF.
-  public struct Malformed: Error, CustomStringConvertible {
-    public let description: String
+  package struct Malformed: Error, CustomStringConvertible {
+    package let description: String
   }
 
-  public init(from decoder: Decoder) throws {
+  package init(from decoder: Decoder) throws {
     let c = try decoder.singleValueContainer()
     if let b = try? c.decode(Bool.self) {
       self = .bool(b)
@@ -78,7 +78,7 @@ public indirect enum ITFValue: Sendable, Equatable, Codable {
     }
   }
 
-  public func encode(to encoder: Encoder) throws {
+  package func encode(to encoder: Encoder) throws {
     var c = encoder.singleValueContainer()
     switch self {
     case .bool(let b): try c.encode(b)
@@ -97,18 +97,18 @@ public indirect enum ITFValue: Sendable, Equatable, Codable {
 /// A trace in the Informal Trace Format: `#meta`, the variable names, and one state per
 /// step, each with its own `#meta` and a value for every variable (plus, for model-based
 /// testing, `mbt::actionTaken`).
-public struct ITFTrace: Sendable, Equatable, Codable {
+package struct ITFTrace: Sendable, Equatable, Codable {
   /// One state: its `#meta` and its variables' values.
-  public struct State: Sendable, Equatable, Codable {
-    public var meta: [String: ITFValue]
-    public var values: [String: ITFValue]
+  package struct State: Sendable, Equatable, Codable {
+    package var meta: [String: ITFValue]
+    package var values: [String: ITFValue]
 
-    public init(meta: [String: ITFValue], values: [String: ITFValue]) {
+    package init(meta: [String: ITFValue], values: [String: ITFValue]) {
       self.meta = meta
       self.values = values
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
       var all = try decoder.singleValueContainer().decode([String: ITFValue].self)
       guard case .record(let meta)? = all.removeValue(forKey: "#meta") else {
         throw ITFValue.Malformed(description: "a state has no #meta object")
@@ -117,7 +117,7 @@ public struct ITFTrace: Sendable, Equatable, Codable {
       values = all
     }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
       var all = values
       all["#meta"] = .record(meta)
       var c = encoder.singleValueContainer()
@@ -125,15 +125,15 @@ public struct ITFTrace: Sendable, Equatable, Codable {
     }
   }
 
-  public var meta: [String: ITFValue]
+  package var meta: [String: ITFValue]
   /// Parameters of the specification (ITF's optional `params`).
-  public var params: [String]?
-  public var vars: [String]
-  public var states: [State]
+  package var params: [String]?
+  package var vars: [String]
+  package var states: [State]
   /// For a lasso-shaped trace, the index of the state the loop returns to.
-  public var loop: Int?
+  package var loop: Int?
 
-  public init(meta: [String: ITFValue], params: [String]? = nil, vars: [String], states: [State], loop: Int? = nil) {
+  package init(meta: [String: ITFValue], params: [String]? = nil, vars: [String], states: [State], loop: Int? = nil) {
     self.meta = meta
     self.params = params
     self.vars = vars
@@ -147,7 +147,7 @@ public struct ITFTrace: Sendable, Equatable, Codable {
   }
 
   /// Reads a trace from ITF JSON.
-  public static func read(_ data: Data) throws -> ITFTrace {
+  package static func read(_ data: Data) throws -> ITFTrace {
     try JSONDecoder().decode(ITFTrace.self, from: data)
   }
 }

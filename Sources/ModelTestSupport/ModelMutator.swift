@@ -4,10 +4,10 @@ import SignInModel
 /// Makes broken variants of a model by one random edit each: a guard made `true` or
 /// negated, a target changed, a restart turned into a retry, an effect dropped, a flow
 /// domain shrunk, an offer forced. The differential tests run both engines on them.
-public struct ModelMutator: Sendable {
-  public let model: SignInModel
+package struct ModelMutator: Sendable {
+  package let model: SignInModel
 
-  public init(model: SignInModel) { self.model = model }
+  package init(model: SignInModel) { self.model = model }
 
   /// Where a rule sits: in a step's response, or in a route.
   private enum Site { case step(Int, Int, Int), route(Int, Int) }
@@ -24,7 +24,7 @@ public struct ModelMutator: Sendable {
   }
 
   /// The mutant number `index` of the sequence seeded by `seed`, with what was changed.
-  public func mutant(seed: UInt64, index: Int) -> (model: SignInModel, change: String) {
+  package func mutant(seed: UInt64, index: Int) -> (model: SignInModel, change: String) {
     var rng = SplitMix64(seed: seed &+ UInt64(index) &* 0x9E37)
     let sites = self.sites
     let site = sites[Int(rng.next() % UInt64(sites.count))]

@@ -1,8 +1,8 @@
 import CZ3
 
 /// A Z3 term read back as a plain tree, so callers can print it in their own terms.
-public indirect enum Z3Tree: Sendable, Equatable {
-  public enum Operator: String, Sendable {
+package indirect enum Z3Tree: Sendable, Equatable {
+  package enum Operator: String, Sendable {
     case and, or, not, implies, equal, lessOrEqual, greaterOrEqual, less, greater, add, multiply, negate, ite, distinct
   }
   case bool(Bool)
@@ -15,7 +15,7 @@ public indirect enum Z3Tree: Sendable, Equatable {
 
 extension Z3Term {
   /// The term as a `Z3Tree`.
-  public var tree: Z3Tree { Z3Term.tree(context, raw) }
+  package var tree: Z3Tree { Z3Term.tree(context, raw) }
 
   static func tree(_ context: Z3Context, _ ast: Z3_ast) -> Z3Tree {
     let c = context.raw
