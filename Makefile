@@ -27,6 +27,7 @@ build: deps
 verify: build
 	$(BIN) verify --junit $(JUNIT)
 	$(BIN) replay counterexamples
+	$(BIN) docs
 
 ## Unit, model and command-line tests (Swift Testing).
 test: deps moto

@@ -43,11 +43,12 @@ let package = Package(
       dependencies: ["Conformance", "SignInClient", "CognitoWire", "SimulatedCognito", "SignInModel", "ModelChecking"]),
     .target(name: "SymbolicChecking", dependencies: ["SignInModel", "ModelChecking", "Z3Kit"]),
     .target(name: "Reporting", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
+    .target(name: "DocsConformance", dependencies: ["SignInModel", "ModelChecking"]),
     .executableTarget(
       name: "signin-spec",
       dependencies: [
         "SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Z3Kit", "Fuzzing", "ClientBugs",
-        "ModelTestSupport", "SignInClient", "CognitoWire",
+        "ModelTestSupport", "SignInClient", "CognitoWire", "DocsConformance",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "SignInModelTests", dependencies: ["SignInModel"]),
@@ -67,5 +68,6 @@ let package = Package(
       name: "SymbolicCheckingTests",
       dependencies: ["SignInModel", "ModelChecking", "ModelTestSupport", "SymbolicChecking"]),
     .testTarget(name: "CLITests", dependencies: []),
+    .testTarget(name: "DocsConformanceTests", dependencies: ["DocsConformance", "SignInModel", "ModelChecking"]),
   ]
 )

@@ -114,7 +114,8 @@ package struct CounterexampleFile: Codable, Sendable, Equatable {
                  "shrunk from \(originalLength) to \(shrunkLength) calls", "configuration:"]
     for (k, v) in fuzzCase.configuration.sorted(by: { $0.key < $1.key }) { lines.append("  \(k) = \(v)") }
     for (i, call) in calls.enumerated() {
-      lines.append("\(String(i + 1).padding(toLength: 3, withPad: " ", startingAt: 0)) \(call.call)(\(call.response)) at \(call.stepBefore)")
+      let number = String(i + 1).padding(toLength: 3, withPad: " ", startingAt: 0)
+      lines.append("\(number) \(call.call)(\(call.response)) at \(call.stepBefore)")
       lines.append("      model expects: \(call.expected)")
       lines.append("      client did:    \(call.observed)\(i == failingCall ? "   <-- differs" : "")")
     }

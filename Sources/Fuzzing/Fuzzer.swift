@@ -59,7 +59,8 @@ package struct Fuzzer: Sendable {
   static let biases: [[String: String]] = [
     ["user.phone": "false", "user.email": "false"],
     ["pool.mfa": "required", "user.phone": "false", "user.email": "false", "user.totpRegistered": "false"],
-    ["pool.mfa": "optional", "pool.sms": "true", "pool.totp": "true", "user.phone": "true", "user.totpRegistered": "true",
+    ["pool.mfa": "optional", "pool.sms": "true", "pool.totp": "true", "user.phone": "true",
+     "user.totpRegistered": "true",
      "user.smsEnabled": "true", "user.totpEnabled": "true", "user.preferred": "none"],
     ["pool.authFlow": "userAuth", "pool.preferredFirstFactor": "SMS_OTP", "user.phone": "false"],
     ["pool.authFlow": "customWithoutSRP"],
@@ -89,7 +90,9 @@ package struct Fuzzer: Sendable {
   }
 
   /// `count` valid configurations of `model` (for benchmarks).
-  package static func sampleConfigurations(_ model: SignInModel, count: Int, rng: inout SplitMix64) -> [[String: String]] {
+  package static func sampleConfigurations(
+    _ model: SignInModel, count: Int, rng: inout SplitMix64
+  ) -> [[String: String]] {
     let fuzzer = Fuzzer(executor: CaseExecutor(model: model))
     return (0..<count).map { _ in fuzzer.configuration(&rng) }
   }

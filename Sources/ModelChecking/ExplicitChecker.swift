@@ -154,7 +154,8 @@ public struct ExplicitChecker: Sendable {
     for v in model.configurationIndices where item.config[v] == unassigned && !inGroups.contains(v) {
       covered *= Double(model.variables[v].domain.count)
     }
-    return Leaf(key: item.key, covered: covered, graph: item.graph, canSignIn: item.canSignIn, representative: representative)
+    return Leaf(
+      key: item.key, covered: covered, graph: item.graph, canSignIn: item.canSignIn, representative: representative)
   }
 
   /// Constraints that share variables, with the variables they read.
@@ -300,7 +301,8 @@ struct Aggregate {
         return InvariantResult(invariant: invariant, verdict: .violated(counterexample))
       }
       if statistics.configurationClasses == 0 {
-        return InvariantResult(invariant: invariant, verdict: .vacuous(reason: "no configuration satisfies the constraints"))
+        return InvariantResult(
+          invariant: invariant, verdict: .vacuous(reason: "no configuration satisfies the constraints"))
       }
       switch invariant {
       case .stepsReachable:
@@ -311,7 +313,8 @@ struct Aggregate {
             invariant: invariant, message: message, configuration: [], steps: [], loopStartsAt: nil)))
         }
       case .failAuthenticationRestarts where !witnessedFailAuthentication:
-        return InvariantResult(invariant: invariant, verdict: .vacuous(reason: "no reachable transition fails authentication"))
+        return InvariantResult(
+          invariant: invariant, verdict: .vacuous(reason: "no reachable transition fails authentication"))
       case .offersAreUsable where !witnessedOffer:
         return InvariantResult(invariant: invariant, verdict: .vacuous(reason: "no selection step is reachable"))
       case .noFactorSkipped where !doneReached:

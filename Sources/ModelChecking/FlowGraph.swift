@@ -119,7 +119,8 @@ struct FlowGraph {
     stepsReached.insert(key.step)
     if step.isSignedIn != (step.kind == .signedIn) {
       record(.isSignedInIffDone, atNode: current,
-             "step '\(step.id)' reports isSignedIn = \(step.isSignedIn) but \(step.kind == .signedIn ? "is" : "is not") the done step")
+             "step '\(step.id)' reports isSignedIn = \(step.isSignedIn) but "
+               + "\(step.kind == .signedIn ? "is" : "is not") the done step")
     }
     if step.isTerminal {
       if step.kind == .signedIn { doneReached = true }
@@ -154,7 +155,8 @@ struct FlowGraph {
       offered.append(set.options[option].name)
       if try !set.options[option].usable.holds(values) {
         record(.offersAreUsable, atNode: node,
-               "step '\(step.id)' offers \(set.options[option].name), which this user cannot use (\(set.options[option].text) is false)")
+               "step '\(step.id)' offers \(set.options[option].name), which this user cannot use "
+                 + "(\(set.options[option].text) is false)")
       }
     }
     if offered.isEmpty {
@@ -190,7 +192,8 @@ struct FlowGraph {
     if branch.failsAuthentication { witnessedFailAuthentication = true }
     if authFailedBefore || branch.failsAuthentication, case .step(let s) = branch.outcome {
       record(.failAuthenticationRestarts, atEdge: edge,
-             "the define trigger failed authentication, yet the flow goes on to step '\(model.steps[s].id)' without a new signIn")
+             "the define trigger failed authentication, yet the flow goes on to step '\(model.steps[s].id)' "
+               + "without a new signIn")
     }
     if case .step(let s) = branch.outcome, model.steps[s].kind == .signedIn {
       if after[model.builtins.firstFactorVerified] == 0 {
@@ -265,7 +268,8 @@ struct FlowGraph {
     var nextComponent = 0
     func successors(_ n: Int) -> [Int] {
       guard keys[n].step >= 0, !model.steps[keys[n].step].isTerminal else { return [] }
-      return outEdges[n].map { edges[$0].to }.filter { $0 >= 0 && keys[$0].step >= 0 && !model.steps[keys[$0].step].isTerminal }
+      return outEdges[n].map { edges[$0].to }
+        .filter { $0 >= 0 && keys[$0].step >= 0 && !model.steps[keys[$0].step].isTerminal }
     }
     for root in 0..<count where indexOf[root] < 0 {
       var work: [(Int, [Int], Int)] = [(root, successors(root), 0)]
@@ -325,7 +329,8 @@ struct FlowGraph {
 
   private mutating func record(_ invariant: Invariant, atEdge edge: Int, _ message: String) {
     guard violations[invariant] == nil else { return }
-    violations[invariant] = counterexample(invariant, message, edges: path(to: edges[edge].from) + [edge], loopStart: nil)
+    violations[invariant] = counterexample(
+      invariant, message, edges: path(to: edges[edge].from) + [edge], loopStart: nil)
   }
 
   /// The configuration of this class, with `nil` for variables it leaves free.

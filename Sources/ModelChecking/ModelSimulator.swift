@@ -17,11 +17,13 @@ public struct ModelSimulator: Sendable {
 
     public var description: String {
       switch self {
-      case .unknownVariable(let n, let s): return "unknown variable '\(n)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
+      case .unknownVariable(let n, let s):
+        return "unknown variable '\(n)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
       case .badValue(let v, let value, let d): return "'\(value)' is not in the domain \(d) of '\(v)'"
       case .missingVariable(let n): return "the configuration gives no value for '\(n)'"
       case .constraintViolated(let c): return "the configuration breaks the constraint \(c)"
-      case .unknownResponse(let n, let s): return "unknown response '\(n)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
+      case .unknownResponse(let n, let s):
+        return "unknown response '\(n)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
       case .responseNotAccepted(let r, let s): return "step '\(s)' does not accept the response '\(r)'"
       case .flowEnded(let how): return "the flow has already ended (\(how)); a new signIn is needed"
       case .notDeterministic(let place): return "the model is not deterministic here: \(place)"
@@ -89,7 +91,8 @@ public struct ModelSimulator: Sendable {
     let current = model.steps[step]
     if current.isTerminal { throw .flowEnded("step \(current.id)") }
     guard let r = model.responses.firstIndex(where: { $0.name == response }) else {
-      throw .unknownResponse(response, suggestion: Suggestions.closest(to: response, among: model.responses.map(\.name)))
+      throw .unknownResponse(
+        response, suggestion: Suggestions.closest(to: response, among: model.responses.map(\.name)))
     }
     guard let slot = current.responses.firstIndex(where: { $0.response == r }) else {
       throw .responseNotAccepted(response: response, step: current.id)

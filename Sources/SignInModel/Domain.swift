@@ -59,13 +59,20 @@ public struct Variable: Hashable, Sendable {
   public let initial: Int
   public let doc: String
   public let line: Int
+  /// The value a pool or user has unless stated (`default:`; configuration variables only).
+  /// A variable added to a model declares the value that reproduces the behaviour before it.
+  public let defaultValue: Int?
 
-  public init(name: String, domain: Domain, scope: VariableScope, initial: Int = 0, doc: String = "", line: Int = 0) {
+  public init(
+    name: String, domain: Domain, scope: VariableScope, initial: Int = 0, doc: String = "", line: Int = 0,
+    defaultValue: Int? = nil
+  ) {
     self.name = name
     self.domain = domain
     self.scope = scope
     self.initial = initial
     self.doc = doc
     self.line = line
+    self.defaultValue = defaultValue
   }
 }

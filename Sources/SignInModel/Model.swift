@@ -29,6 +29,10 @@ public final class SignInModel: Sendable {
 
   /// How many of `variables` are configuration variables (they come first).
   public let configurationCount: Int
+  /// The model format the file is written in (`format:`; 1 when absent).
+  public let formatVersion: Int
+  /// Notes on the model as a whole (top-level `notes:`); steps carry their own.
+  public let notes: [SourceNote]
 
   public var configurationIndices: Range<Int> { 0..<configurationCount }
   public var flowIndices: Range<Int> { configurationIndices.upperBound..<variables.count }
@@ -52,7 +56,9 @@ public final class SignInModel: Sendable {
     }
   }
 
-  public init(name: String, generation: String, summary: String, file: String, contentHash: String, platforms: [String], sources: [String], variables: [Variable], constraints: [Constraint], canSignIn: Expr?, mfaRequired: Expr?, optionSets: [OptionSet], responses: [ResponseClass], steps: [Step], routes: [Route], builtins: Builtins, configurationCount: Int) {
+  public init(name: String, generation: String, summary: String, file: String, contentHash: String, platforms: [String], sources: [String], variables: [Variable], constraints: [Constraint], canSignIn: Expr?, mfaRequired: Expr?, optionSets: [OptionSet], responses: [ResponseClass], steps: [Step], routes: [Route], builtins: Builtins, configurationCount: Int,
+    formatVersion: Int = ModelFormat.current, notes: [SourceNote] = []
+  ) {
     self.name = name
     self.generation = generation
     self.summary = summary
@@ -70,6 +76,8 @@ public final class SignInModel: Sendable {
     self.routes = routes
     self.builtins = builtins
     self.configurationCount = configurationCount
+    self.formatVersion = formatVersion
+    self.notes = notes
   }
 }
 
@@ -168,10 +176,44 @@ public struct PlatformName: Sendable, Equatable {
 }
 
 /// A remark tied to a source: where seeds or clients disagree, and the choice made.
+///
+/// A note that records a disagreement of documentation pages names the page (`page:`, a
+/// seed file name or its number prefix), the page's lines (`line:` or `lines:`) and the kind
+/// of disagreement (`kind:`), so `signin-spec docs` can match its findings against it.
 public struct SourceNote: Sendable {
   public let source: String
   public let platform: String?
   public let text: String
+  /// The documentation page the note is about, as written (e.g. `002` or `002_e5f5ae0642442d10.txt`).
+  public let page: String?
+  /// The lines of `page` the note is about.
+  public let pageLines: ClosedRange<Int>?
+  /// The kind of disagreement (a finding kind of `signin-spec docs`).
+  public let kind: String?
+  /// The note's own line in the model file.
+  public let line: Int
+
+  public init(
+    source: String, platform: String?, text: String, page: String? = nil, pageLines: ClosedRange<Int>? = nil,
+    kind: String? = nil, line: Int = 0
+  ) {
+    self.source = source
+    self.platform = platform
+    self.text = text
+    self.page = page
+    self.pageLines = pageLines
+    self.kind = kind
+    self.line = line
+  }
+}
+
+/// The versions of the model file format this build reads (`format:` at the top of a model).
+///
+/// 1: the format without a `format:` key. 2: adds `format:`, `default:` on configuration
+/// variables, top-level `notes:`, and `page:`/`line:`/`lines:`/`kind:` on notes.
+public enum ModelFormat {
+  public static let oldest = 1
+  public static let current = 2
 }
 
 /// A client-visible step (or the `signIn` entry), with its responses and their rules.

@@ -268,7 +268,7 @@ package final class Z3Solver {
     switch answer {
     case Z3_L_TRUE: return .satisfiable
     case Z3_L_FALSE: return .unsatisfiable
-    default: return .unknown(reason: Z3_solver_get_reason_unknown(context.raw, raw).map { String(cString: $0) } ?? "")
+    default: return .unknown(reason: text(Z3_solver_get_reason_unknown(context.raw, raw)))
     }
   }
 
@@ -339,7 +339,7 @@ package final class Z3Fixedpoint {
     switch answer {
     case Z3_L_TRUE: return .satisfiable
     case Z3_L_FALSE: return .unsatisfiable
-    default: return .unknown(reason: Z3_fixedpoint_get_reason_unknown(context.raw, raw).map { String(cString: $0) } ?? "")
+    default: return .unknown(reason: text(Z3_fixedpoint_get_reason_unknown(context.raw, raw)))
     }
   }
 

@@ -29,13 +29,12 @@ public enum ModelLoader {
       throw ModelLoadError(diagnostics: [ModelDiagnostic(file: file, line: 1, message: "the file is empty")])
     }
     let builder = ModelBuilder(file: file, hash: fnv1a64Hex(Array(yaml.utf8)))
-    let model = builder.build(root)
-    if !builder.diagnostics.isEmpty || model == nil {
+    guard let model = builder.build(root), builder.diagnostics.isEmpty else {
       let sorted = builder.diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
       throw ModelLoadError(diagnostics: sorted.isEmpty
         ? [ModelDiagnostic(file: file, line: 0, message: "the model could not be built")] : sorted)
     }
-    return model!
+    return model
   }
 
   private static func syntaxDiagnostic(_ error: YamlError, file: String, yaml: String) -> ModelDiagnostic {
