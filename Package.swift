@@ -28,10 +28,25 @@ let package = Package(
       name: "SignInModel",
       dependencies: [.product(name: "Yams", package: "Yams")]),
     .target(name: "ModelChecking", dependencies: ["SignInModel"]),
+    // Mutants and synthetic scaling models: for the tests and `bench`, never for checking.
+    .target(name: "ModelTestSupport", dependencies: ["SignInModel", "ModelChecking"]),
+    // Cognito's wire protocol (AWS JSON 1.1): the backend protocol and JSON values.
+    .target(name: "CognitoWire"),
     .target(
-      name: "SignInClient", dependencies: ["BigInt", .product(name: "Crypto", package: "swift-crypto")]),
-    .target(name: "Conformance", dependencies: ["SignInClient", "SignInModel", "ModelChecking"]),
-    .target(name: "Fuzzing", dependencies: ["Conformance", "SignInClient", "SignInModel", "ModelChecking", "SafeFiles"]),
+      name: "SignInClient",
+      dependencies: ["BigInt", "CognitoWire", .product(name: "Crypto", package: "swift-crypto")]),
+    // The in-process user pool (the fuzzer's server); it knows the wire, not the client.
+    .target(name: "SimulatedCognito", dependencies: ["CognitoWire"]),
+    // Deliberately broken clients, through the client's hooks: for `--client` and the tests.
+    .target(name: "ClientBugs", dependencies: ["SignInClient"]),
+    .target(
+      name: "Conformance",
+      dependencies: ["SignInClient", "CognitoWire", "SimulatedCognito", "SignInModel", "ModelChecking"]),
+    .target(
+      name: "Fuzzing",
+      dependencies: [
+        "Conformance", "SignInClient", "CognitoWire", "SimulatedCognito", "SignInModel", "ModelChecking", "SafeFiles",
+      ]),
     // Atomic writes that replace only a regular file (every file signin-spec writes).
     .target(name: "SafeFiles"),
     // Mutated models for the loader's own fuzz test and `make fuzz-loader`.
@@ -47,17 +62,26 @@ let package = Package(
     .executableTarget(
       name: "signin-spec",
       dependencies: [
-        "SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Z3Kit", "Fuzzing", "Scenarios",
-        "DocsConformance", "Diagrams", "SafeFiles",
+        "SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Z3Kit", "Fuzzing", "ClientBugs",
+        "ModelTestSupport", "SignInClient", "CognitoWire", "Scenarios", "DocsConformance", "Diagrams", "SafeFiles",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "SignInModelTests", dependencies: ["SignInModel"]),
-    .testTarget(name: "ModelCheckingTests", dependencies: ["SignInModel", "ModelChecking", "Reporting"]),
+    .testTarget(
+      name: "ModelCheckingTests", dependencies: ["SignInModel", "ModelChecking", "ModelTestSupport", "Reporting"]),
     .testTarget(name: "Z3KitTests", dependencies: ["Z3Kit"]),
-    .testTarget(name: "FuzzingTests", dependencies: ["Fuzzing", "SignInClient", "SignInModel"]),
-    .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "SignInClient", "SignInModel", "ModelChecking"]),
-    .testTarget(name: "SignInClientTests", dependencies: ["SignInClient", "SignInModel", "ModelChecking"]),
-    .testTarget(name: "SymbolicCheckingTests", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
+    .testTarget(
+      name: "FuzzingTests",
+      dependencies: ["Fuzzing", "Conformance", "ClientBugs", "SignInClient", "CognitoWire", "SignInModel"]),
+    .testTarget(
+      name: "ConformanceTests",
+      dependencies: ["Conformance", "SignInClient", "SimulatedCognito", "SignInModel", "ModelChecking"]),
+    .testTarget(
+      name: "SignInClientTests",
+      dependencies: ["SignInClient", "CognitoWire", "SimulatedCognito", "SignInModel", "ModelChecking"]),
+    .testTarget(
+      name: "SymbolicCheckingTests",
+      dependencies: ["SignInModel", "ModelChecking", "ModelTestSupport", "SymbolicChecking"]),
     .testTarget(name: "CLITests", dependencies: []),
     .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "SignInModel"]),
     .testTarget(name: "DocsConformanceTests", dependencies: ["DocsConformance", "SignInModel", "ModelChecking"]),

@@ -11,6 +11,8 @@ import SignInModel
 /// (in calls) for its class, and the checker keeps the shortest over all classes.
 public struct ExplicitChecker: Sendable {
   public let model: SignInModel
+  /// The rules every class's exploration evaluates, built once.
+  public let system: TransitionSystem
   /// Worker threads; classes are split between them.
   public let jobs: Int
 
@@ -23,7 +25,13 @@ public struct ExplicitChecker: Sendable {
   public var progress: (@Sendable (Int, Int) -> Void)?
 
   public init(model: SignInModel, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    self.init(system: TransitionSystem(model: model), jobs: jobs)
+  }
+
+  public init(system: TransitionSystem, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    let model = system.model
     self.model = model
+    self.system = system
     self.jobs = max(1, jobs)
     self.constraintGroups = Self.groups(of: model.constraints.map(\.expr))
     self.counter = ConstraintCounter(model: model)
@@ -113,7 +121,7 @@ public struct ExplicitChecker: Sendable {
       if item.graph == nil {
         if !mayHold(item.config) { return .done(Leaf(key: item.key, excluded: true)) }
         item.canSignIn = try model.canSignIn?.holds(item.config) ?? true
-        item.graph = FlowGraph(model: model, configuration: item.config)
+        item.graph = FlowGraph(system: system, configuration: item.config)
       }
       try item.graph!.explore()
       return .done(finish(item, cache: &cache))
@@ -156,7 +164,8 @@ public struct ExplicitChecker: Sendable {
     for v in model.configurationIndices where item.config[v] == unassigned && !inGroups.contains(v) {
       covered *= Double(model.variables[v].domain.count)
     }
-    return Leaf(key: item.key, covered: covered, graph: item.graph, canSignIn: item.canSignIn, representative: representative)
+    return Leaf(
+      key: item.key, covered: covered, graph: item.graph, canSignIn: item.canSignIn, representative: representative)
   }
 
   /// Constraints that share variables, with the variables they read.
@@ -211,7 +220,8 @@ public struct ExplicitChecker: Sendable {
 
 typealias ConstraintCache = [[Int]: (Double, [Int]?)]
 
-/// Per-worker results, merged at the end.
+/// Per-worker results, merged at the end. `@unchecked Sendable` is safe: every access to
+/// its mutable state goes through `lock`.
 final class Partials: @unchecked Sendable {
   private var items: [Aggregate?]
   private let lock = NSLock()
@@ -305,7 +315,8 @@ struct Aggregate {
         return InvariantResult(invariant: invariant, verdict: .violated(counterexample))
       }
       if statistics.configurationClasses == 0 {
-        return InvariantResult(invariant: invariant, verdict: .vacuous(reason: "no configuration satisfies the constraints"))
+        return InvariantResult(
+          invariant: invariant, verdict: .vacuous(reason: "no configuration satisfies the constraints"))
       }
       switch invariant {
       case .stepsReachable:
@@ -316,7 +327,8 @@ struct Aggregate {
             invariant: invariant, message: message, configuration: [], steps: [], loopStartsAt: nil)))
         }
       case .failAuthenticationRestarts where !witnessedFailAuthentication:
-        return InvariantResult(invariant: invariant, verdict: .vacuous(reason: "no reachable transition fails authentication"))
+        return InvariantResult(
+          invariant: invariant, verdict: .vacuous(reason: "no reachable transition fails authentication"))
       case .offersAreUsable where !witnessedOffer:
         return InvariantResult(invariant: invariant, verdict: .vacuous(reason: "no selection step is reachable"))
       case .noFactorSkipped where !doneReached:

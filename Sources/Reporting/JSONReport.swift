@@ -51,7 +51,7 @@ public struct JSONReport: Codable, Sendable {
         case .proven: return ("proven", p.seconds)
         case .violated: return ("violated", p.seconds)
         case .vacuous: return ("vacuous", p.seconds)
-        case .unknown: return ("unknown", p.seconds)
+        case .unknown, .failed: return ("unknown", p.seconds)
         }
       }
       return ModelEntry(

@@ -1,3 +1,4 @@
+import ModelTestSupport
 import ArgumentParser
 import Dispatch
 import Foundation

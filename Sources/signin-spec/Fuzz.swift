@@ -1,3 +1,4 @@
+import ClientBugs
 import ArgumentParser
 import Dispatch
 import Foundation
@@ -90,7 +91,7 @@ struct Fuzz: AsyncParsableCommand {
     let seed = self.seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
     let (k, n) = Self.shard(shard)!
     let bugs: Set<DeliberateBug> = DeliberateBug(rawValue: client).map { [$0] } ?? []
-    let fuzzer = Fuzzer(executor: CaseExecutor(model: loaded, bugs: bugs))
+    let fuzzer = Fuzzer(executor: CaseExecutor(model: loaded, hooks: DeliberateBug.hooks(for: bugs)))
     let deadline = time.flatMap(Self.seconds).map { DispatchTime.now() + $0 }
     let total = runs ?? 100_000_000
     let showProgress = format == .text && isatty(1) != 0 && ProcessInfo.processInfo.environment["CI"] == nil

@@ -63,9 +63,8 @@ struct Prove: ParsableCommand {
       print()
       for result in report.results {
         if Verify.isViolation(result.verdict) { violated = true }
-        if case .unknown(let reason) = result.verdict {
-          if reason.hasPrefix("internal error") { internalError = true } else { unknown = true }
-        }
+        if case .unknown = result.verdict { unknown = true }
+        if case .failed = result.verdict { internalError = true }
       }
     }
     if internalError { throw ExitStatus.internalError }

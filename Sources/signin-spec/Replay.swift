@@ -1,3 +1,4 @@
+import ClientBugs
 import ArgumentParser
 import Foundation
 import Fuzzing
@@ -80,7 +81,7 @@ struct Replay: AsyncParsableCommand {
         throw ExitStatus.badModel
       }
       let note = model.contentHash == file.model.contentHash ? "" : " (the model changed since this case was saved; replayed on the current one)"
-      let execution = await CaseExecutor(model: model, bugs: bugs).execute(file.fuzzCase)
+      let execution = await CaseExecutor(model: model, hooks: DeliberateBug.hooks(for: bugs)).execute(file.fuzzCase)
       if execution.failed {
         failed += 1
         print("FAILS   \(path): \(execution.message ?? "")\(note)")

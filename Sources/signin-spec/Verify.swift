@@ -180,7 +180,7 @@ struct Verify: ParsableCommand {
   static func isViolation(_ verdict: ProofVerdict) -> Bool {
     switch verdict {
     case .violated, .vacuous: return true
-    case .proven, .unknown: return false
+    case .proven, .unknown, .failed: return false
     }
   }
 }

@@ -19,9 +19,15 @@ public protocol CognitoBackend: Sendable {
   func send(_ operation: String, _ request: JSONObject) async throws(CognitoCallError) -> JSONObject
 }
 
-/// Set when the request timer cancelled the request.
+/// Set when the request timer cancelled the request. `@unchecked Sendable` is safe: the
+/// timer's queue writes and the awaiting task reads `fired` only under `lock`.
 private final class TimeoutFlag: @unchecked Sendable {
-  var fired = false
+  private let lock = NSLock()
+  private var value = false
+  var fired: Bool {
+    get { lock.withLock { value } }
+    set { lock.withLock { value = newValue } }
+  }
 }
 
 /// Cognito over HTTP: POST with `X-Amz-Target: AWSCognitoIdentityProviderService.<Op>`.

@@ -1,25 +1,13 @@
+import ModelChecking
 import SignInModel
-
-/// SplitMix64: a small, seedable generator, so mutants and fuzz runs reproduce anywhere.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-  private var state: UInt64
-  public init(seed: UInt64) { state = seed }
-  public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 /// Makes broken variants of a model by one random edit each: a guard made `true` or
 /// negated, a target changed, a restart turned into a retry, an effect dropped, a flow
 /// domain shrunk, an offer forced. The differential tests run both engines on them.
-public struct ModelMutator: Sendable {
-  public let model: SignInModel
+package struct ModelMutator: Sendable {
+  package let model: SignInModel
 
-  public init(model: SignInModel) { self.model = model }
+  package init(model: SignInModel) { self.model = model }
 
   /// Where a rule sits: in a step's response, or in a route.
   private enum Site { case step(Int, Int, Int), route(Int, Int) }
@@ -36,7 +24,7 @@ public struct ModelMutator: Sendable {
   }
 
   /// The mutant number `index` of the sequence seeded by `seed`, with what was changed.
-  public func mutant(seed: UInt64, index: Int) -> (model: SignInModel, change: String) {
+  package func mutant(seed: UInt64, index: Int) -> (model: SignInModel, change: String) {
     var rng = SplitMix64(seed: seed &+ UInt64(index) &* 0x9E37)
     let sites = self.sites
     let site = sites[Int(rng.next() % UInt64(sites.count))]

@@ -1,3 +1,4 @@
+import CognitoWire
 import Foundation
 
 /// An in-process Cognito user pool that answers the sign-in operations the way the models say
@@ -8,10 +9,10 @@ import Foundation
 /// "fail" makes the define trigger fail authentication.
 ///
 /// Not simulated: SRP (PASSWORD_VERIFIER), passkeys, devices.
-public actor SimulatedUserPool: CognitoBackend {
-  public static let username = "user"
-  public static let password = "Passw0rd!"
-  public static let code = "123456"
+package actor SimulatedUserPool: CognitoBackend {
+  package static let username = "user"
+  package static let password = "Passw0rd!"
+  package static let code = "123456"
 
   struct Session {
     var challenge: String
@@ -29,18 +30,18 @@ public actor SimulatedUserPool: CognitoBackend {
   private var failures = 0
   private var status: String
 
-  public init(configuration: [String: String]) {
+  package init(configuration: [String: String]) {
     config = configuration
     status = configuration["user.status"] ?? "confirmed"
   }
 
   /// The next call fails in transit (no answer).
-  public func injectNetworkFault() { faultPending = true }
+  package func injectNetworkFault() { faultPending = true }
   /// The next successful challenge answer is replaced by a challenge this client cannot know
   /// (a future enum value of ChallengeNameType).
-  public func injectUnknownChallenge() { unknownPending = true }
+  package func injectUnknownChallenge() { unknownPending = true }
   /// Every open session expires (time passes).
-  public func expireSessions() { sessions.removeAll() }
+  package func expireSessions() { sessions.removeAll() }
 
   private func flag(_ name: String) -> Bool { config[name] == "true" }
   private func value(_ name: String) -> String { config[name] ?? "" }
@@ -122,7 +123,7 @@ public actor SimulatedUserPool: CognitoBackend {
 
   // MARK: - Operations
 
-  public func send(_ operation: String, _ request: JSONObject) async throws(CognitoCallError) -> JSONObject {
+  package func send(_ operation: String, _ request: JSONObject) async throws(CognitoCallError) -> JSONObject {
     if faultPending {
       faultPending = false
       if operation != "InitiateAuth" { failures += 1 }

@@ -1,10 +1,11 @@
+import ModelChecking
 import SignInModel
 
 /// Synthetic models for scaling benchmarks: `factor` copies of a model side by side,
 /// chosen by a new configuration variable `pool.lane`. Steps, routes, configuration
 /// variables and constraints grow by `factor`; flow variables are shared.
-public enum SyntheticModels {
-  public static func scaled(_ model: SignInModel, factor: Int) -> SignInModel {
+package enum SyntheticModels {
+  package static func scaled(_ model: SignInModel, factor: Int) -> SignInModel {
     precondition(factor >= 1)
     if factor == 1 { return model }
     let configCount = model.configurationCount
