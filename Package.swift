@@ -30,11 +30,13 @@ let package = Package(
     .target(name: "Conformance", dependencies: ["SignInClient", "SignInModel", "ModelChecking"]),
     .target(name: "Fuzzing", dependencies: ["Conformance", "SignInClient", "SignInModel", "ModelChecking"]),
     .target(name: "SymbolicChecking", dependencies: ["SignInModel", "ModelChecking", "Z3Kit"]),
+    // Model evolution: structural and behavioural diff, old-client compatibility, lint.
+    .target(name: "Evolution", dependencies: ["SignInModel", "ModelChecking"]),
     .target(name: "Reporting", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
     .executableTarget(
       name: "signin-spec",
       dependencies: [
-        "SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Z3Kit", "Fuzzing",
+        "SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Z3Kit", "Fuzzing", "Evolution",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "SignInModelTests", dependencies: ["SignInModel"]),
@@ -45,5 +47,6 @@ let package = Package(
     .testTarget(name: "SignInClientTests", dependencies: ["SignInClient", "SignInModel", "ModelChecking"]),
     .testTarget(name: "SymbolicCheckingTests", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
     .testTarget(name: "CLITests", dependencies: []),
+    .testTarget(name: "EvolutionTests", dependencies: ["Evolution", "SignInModel"]),
   ]
 )

@@ -33,6 +33,12 @@ public final class SignInModel: Sendable {
   public let formatVersion: Int
   /// Notes on the model as a whole (top-level `notes:`); steps carry their own.
   public let notes: [SourceNote]
+  /// The definitions as written, with how often each is used (for `signin-spec lint`).
+  public let definitions: [Definition]
+  /// The lint warnings the model acknowledges (`lint:`).
+  public let lintAcknowledgements: [LintAcknowledgement]
+  /// Lines of responses, options and routes, for warnings that name file:line.
+  public let declarationLines: DeclarationLines
 
   public var configurationIndices: Range<Int> { 0..<configurationCount }
   public var flowIndices: Range<Int> { configurationIndices.upperBound..<variables.count }
@@ -57,7 +63,9 @@ public final class SignInModel: Sendable {
   }
 
   public init(name: String, generation: String, summary: String, file: String, contentHash: String, platforms: [String], sources: [String], variables: [Variable], constraints: [Constraint], canSignIn: Expr?, mfaRequired: Expr?, optionSets: [OptionSet], responses: [ResponseClass], steps: [Step], routes: [Route], builtins: Builtins, configurationCount: Int,
-    formatVersion: Int = ModelFormat.current, notes: [SourceNote] = []
+    formatVersion: Int = ModelFormat.current, notes: [SourceNote] = [],
+    definitions: [Definition] = [], lintAcknowledgements: [LintAcknowledgement] = [],
+    declarationLines: DeclarationLines = DeclarationLines()
   ) {
     self.name = name
     self.generation = generation
@@ -78,6 +86,9 @@ public final class SignInModel: Sendable {
     self.configurationCount = configurationCount
     self.formatVersion = formatVersion
     self.notes = notes
+    self.definitions = definitions
+    self.lintAcknowledgements = lintAcknowledgements
+    self.declarationLines = declarationLines
   }
 }
 

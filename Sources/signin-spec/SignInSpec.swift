@@ -13,5 +13,5 @@ struct SignInSpec: AsyncParsableCommand {
       2 a model file is malformed; 3 internal error; 64 bad command-line usage.
       """,
     version: version,
-    subcommands: [Verify.self, Prove.self, Fuzz.self, Replay.self, List.self, Bench.self])
+    subcommands: [Verify.self, Prove.self, Fuzz.self, Replay.self, List.self, Bench.self, Diff.self, Lint.self])
 }

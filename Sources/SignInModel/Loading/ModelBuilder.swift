@@ -18,7 +18,7 @@ final class ModelBuilder {
 
   static let topLevelKeys = [
     "format", "model", "generation", "summary", "sources", "platforms", "configuration", "flow", "constraints",
-    "definitions", "options", "responses", "defaults", "signIn", "steps", "routes", "notes",
+    "definitions", "options", "responses", "defaults", "signIn", "steps", "routes", "notes", "lint",
   ]
   static let ruleKeys = ["when", "goto", "error", "restart", "set", "verifies", "failAuthentication", "note"]
   static let stepKeys = [
@@ -77,6 +77,7 @@ final class ModelBuilder {
     buildSteps(names.steps, top: top)
     buildRoutes(names.routes)
     modelNotes = notes(value(top, "notes"))
+    let lint = readLintSection(top)
 
     guard diagnostics.isEmpty, let builtins else { return nil }
     return SignInModel(
@@ -84,7 +85,8 @@ final class ModelBuilder {
       platforms: platforms, sources: header.sources, variables: variables, constraints: constraints,
       canSignIn: canSignIn, mfaRequired: mfaRequired, optionSets: optionSets, responses: responses, steps: steps,
       routes: routes, builtins: builtins, configurationCount: variables.filter { $0.scope == .configuration }.count,
-      formatVersion: header.formatVersion, notes: modelNotes)
+      formatVersion: header.formatVersion, notes: modelNotes, definitions: lint.definitions,
+      lintAcknowledgements: lint.acknowledgements, declarationLines: lint.lines)
   }
 }
 

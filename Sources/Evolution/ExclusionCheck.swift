@@ -1,0 +1,91 @@
+import Foundation
+import SignInModel
+
+/// Configurations an exclusion keeps out of the check although they cannot reach `done`:
+/// for each constraint, those it alone excludes; for each conjunct of `canSignIn`, the valid
+/// configurations where it fails. Each is counted exactly, with the steps they reach.
+struct ExclusionCheck {
+  let model: SignInModel
+
+  func run(_ warn: (String, String, String, Int) -> Void) {
+    let space = JointSpace([model])
+    let counter = ConfigurationCounter(space: space)
+    let classes = ClassExplorer(space: space, prunesByConstraints: false).explore()
+      .filter { $0.behaviours[0].map { !$0.doneReachable } ?? false }
+    let constraints = model.constraints.map { ConfigurationCounter.Predicate(side: 0, expr: $0.expr) }
+    for (k, c) in model.constraints.enumerated() {
+      var predicates = constraints
+      predicates[k] = .init(side: 0, expr: c.expr, negated: true)
+      let (count, steps) = tally(classes, counter, predicates)
+      if count > 0 {
+        warn("excludedConfigurations", c.text,
+          "constraint '\(c.text)' excludes \(DiffTextReport.n(count)) configurations that cannot reach done; "
+            + "they reach " + steps.joined(separator: ", "), c.line)
+      }
+    }
+    for (target, expr) in canSignInConjuncts() {
+      let (count, steps) = tally(classes, counter, constraints + [.init(side: 0, expr: expr, negated: true)])
+      if count > 0 {
+        warn("excludedConfigurations", target,
+          "canSignIn excludes (by '\(target)') \(DiffTextReport.n(count)) configurations that cannot reach done; "
+            + "they reach " + steps.joined(separator: ", "), model.definitions.first { $0.name == "canSignIn" }?.line ?? 0)
+      }
+    }
+  }
+
+  private func tally(
+    _ classes: [ExploredClass], _ counter: ConfigurationCounter, _ predicates: [ConfigurationCounter.Predicate]
+  ) -> (Double, [String]) {
+    var total = 0.0
+    var reached = Set<Int>()
+    for c in classes {
+      let n = counter.count(c.assignment, members: [0], predicates: predicates)
+      guard n > 0, let b = c.behaviours[0] else { continue }
+      total += n
+      reached.formUnion(b.stepTraces.keys)
+    }
+    return (total, reached.sorted().map { model.steps[$0].id })
+  }
+
+  /// `canSignIn`'s top-level conjuncts with their text: a conjunct `!name` or `name` is
+  /// targeted by the definition's name.
+  private func canSignInConjuncts() -> [(String, Expr)] {
+    guard let expr = model.canSignIn, let text = model.definitions.first(where: { $0.name == "canSignIn" })?.text else {
+      return []
+    }
+    let parts = Self.topLevelConjuncts(text)
+    guard case .and(let xs) = expr, xs.count == parts.count else {
+      return [(StructuralDiff.normalized(text), expr)]
+    }
+    return zip(parts, xs).map { part, x in
+      var name = part
+      if name.hasPrefix("!") { name.removeFirst() }
+      name = name.trimmingCharacters(in: .whitespaces)
+      let isName = model.definitions.contains { $0.name == name }
+      return (isName ? name : part, x)
+    }
+  }
+
+  static func topLevelConjuncts(_ text: String) -> [String] {
+    var parts: [String] = []
+    var depth = 0
+    var current = ""
+    let chars = Array(StructuralDiff.normalized(text))
+    var i = 0
+    while i < chars.count {
+      let c = chars[i]
+      if c == "(" || c == "[" { depth += 1 }
+      if c == ")" || c == "]" { depth -= 1 }
+      if depth == 0 && c == "&" && i + 1 < chars.count && chars[i + 1] == "&" {
+        parts.append(current.trimmingCharacters(in: .whitespaces))
+        current = ""
+        i += 2
+        continue
+      }
+      current.append(c)
+      i += 1
+    }
+    parts.append(current.trimmingCharacters(in: .whitespaces))
+    return parts
+  }
+}
