@@ -15,16 +15,16 @@ public struct ExploredClass: Sendable {
 public struct ClassExplorer: Sendable {
   public let space: JointSpace
   private let explorers: [SideExplorer]
-  /// When false, a class whose fixed variables break every constraint of a side is still explored
-  /// (lint counts what constraints exclude).
-  let prunesByConstraints: Bool
+  /// How many constraints of a side a class may break and still be explored on that side: 0
+  /// normally; 1 when lint counts what each constraint alone excludes.
+  let brokenConstraintsAllowed: Int
 
-  public init(space: JointSpace, renames: [[String: String]] = [], prunesByConstraints: Bool = true) {
+  public init(space: JointSpace, renames: [[String: String]] = [], brokenConstraintsAllowed: Int = 0) {
     self.space = space
     self.explorers = space.sides.enumerated().map { s, side in
       SideExplorer(model: side.model, renames: s < renames.count ? renames[s] : [:])
     }
-    self.prunesByConstraints = prunesByConstraints
+    self.brokenConstraintsAllowed = brokenConstraintsAllowed
   }
 
   public func explore() -> [ExploredClass] {
@@ -57,9 +57,12 @@ public struct ClassExplorer: Sendable {
   }
 
   private func brokenConstraint(_ valuation: [Int], side: Int) -> Bool {
-    guard prunesByConstraints else { return false }
+    var broken = 0
     for c in space.sides[side].model.constraints {
-      if let holds = try? c.expr.holds(valuation), !holds { return true }
+      if let holds = try? c.expr.holds(valuation), !holds {
+        broken += 1
+        if broken > brokenConstraintsAllowed { return true }
+      }
     }
     return false
   }

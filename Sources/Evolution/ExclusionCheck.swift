@@ -7,15 +7,15 @@ import SignInModel
 struct ExclusionCheck {
   let model: SignInModel
 
-  func run(_ warn: (String, String, String, Int) -> Void) {
-    let space = JointSpace([model])
-    let counter = ConfigurationCounter(space: space)
-    let classes = ClassExplorer(space: space, prunesByConstraints: false).explore()
-      .filter { $0.behaviours[0].map { !$0.doneReachable } ?? false }
+  /// `explored`: the model's classes, explored with one broken constraint allowed.
+  func run(_ explored: [ExploredClass], _ counter: ConfigurationCounter, _ warn: (String, String, String, Int) -> Void) {
+    let classes = explored.filter { $0.behaviours[0].map { !$0.doneReachable } ?? false }
     let constraints = model.constraints.map { ConfigurationCounter.Predicate(side: 0, expr: $0.expr) }
     for (k, c) in model.constraints.enumerated() {
       var predicates = constraints
       predicates[k] = .init(side: 0, expr: c.expr, negated: true)
+      // Users the model says can sign in (canSignIn) but who are kept out and stuck.
+      if let canSignIn = model.canSignIn { predicates.append(.init(side: 0, expr: canSignIn)) }
       let (count, steps) = tally(classes, counter, predicates)
       if count > 0 {
         warn("excludedConfigurations", c.text,
@@ -23,8 +23,11 @@ struct ExclusionCheck {
             + "they reach " + steps.joined(separator: ", "), c.line)
       }
     }
-    for (target, expr) in canSignInConjuncts() {
-      let (count, steps) = tally(classes, counter, constraints + [.init(side: 0, expr: expr, negated: true)])
+    let conjuncts = canSignInConjuncts()
+    for (k, (target, expr)) in conjuncts.enumerated() {
+      // This conjunct alone keeps them out: every other one holds.
+      let others = conjuncts.enumerated().filter { $0.offset != k }.map { ConfigurationCounter.Predicate(side: 0, expr: $0.element.1) }
+      let (count, steps) = tally(classes, counter, constraints + others + [.init(side: 0, expr: expr, negated: true)])
       if count > 0 {
         warn("excludedConfigurations", target,
           "canSignIn excludes (by '\(target)') \(DiffTextReport.n(count)) configurations that cannot reach done; "
@@ -44,7 +47,7 @@ struct ExclusionCheck {
       total += n
       reached.formUnion(b.stepTraces.keys)
     }
-    return (total, reached.sorted().map { model.steps[$0].id })
+    return (total, reached.sorted().filter { $0 != 0 }.map { model.steps[$0].id })
   }
 
   /// `canSignIn`'s top-level conjuncts with their text: a conjunct `!name` or `name` is

@@ -20,11 +20,15 @@ public struct Linter {
         warn("missingPlatformName", "\(step.id).\(p)", "step '\(step.id)' has no name on \(p)", step.line)
       }
     }
-    referencesAndReachability(warn)
+    // Every class of the model, including those one constraint alone excludes.
+    let space = JointSpace([model])
+    let counter = ConfigurationCounter(space: space)
+    let classes = ClassExplorer(space: space, brokenConstraintsAllowed: 1).explore()
+    referencesAndReachability(classes, counter, warn)
     for d in model.definitions where d.uses == 0 && d.name != "canSignIn" && d.name != "mfaRequired" {
       warn("definitionUnused", d.name, "definition '\(d.name)' is used by no guard, option, constraint or definition", d.line)
     }
-    ExclusionCheck(model: model).run(warn)
+    ExclusionCheck(model: model).run(classes, counter, warn)
     return found.map { rule, target, message, line in
       let ack = model.lintAcknowledgements.first { $0.rule == rule && $0.target == target }
       return LintWarning(rule: rule, target: target, message: message, file: model.file, line: line, acknowledged: ack?.reason)
@@ -109,7 +113,9 @@ public struct Linter {
     return false
   }
 
-  private func referencesAndReachability(_ warn: (String, String, String, Int) -> Void) {
+  private func referencesAndReachability(
+    _ classes: [ExploredClass], _ counter: ConfigurationCounter, _ warn: (String, String, String, Int) -> Void
+  ) {
     var targetedSteps = Set<Int>()
     var targetedRoutes = Set<Int>()
     var accepted = Set<Int>()
@@ -127,12 +133,10 @@ public struct Linter {
         model.declarationLines["response:\(response.name)"])
     }
     // Reachability over every configuration class of the model.
-    let space = JointSpace([model])
-    let counter = ConfigurationCounter(space: space)
     let predicates = counter.constraints(of: [0])
     var reached = Set<Int>()
     var usedResponses = Set<String>()
-    for c in ClassExplorer(space: space).explore() {
+    for c in classes {
       guard let b = c.behaviours[0], counter.count(c.assignment, members: [0], predicates: predicates) > 0 else { continue }
       reached.formUnion(b.stepTraces.keys)
       for t in b.transitions { usedResponses.insert(t.response) }
