@@ -10,10 +10,12 @@ public struct ExploredClass: Sendable {
 }
 
 /// Explores the configuration classes of one or more models at once: starts with every
-/// joint variable free and forks a class only on a variable some side's flow reads, so the
-/// work grows with classes, never with configurations.
-public struct ClassExplorer: Sendable {
+/// joint variable free and forks a class only on a variable some side's flow reads, resuming
+/// each side's search where it stopped, so the work grows with classes, never with
+/// configurations. Classes are handed to the caller one by one, not kept.
+public struct ClassExplorer {
   public let space: JointSpace
+  public let vocabulary = Vocabulary()
   private let explorers: [SideExplorer]
   /// How many constraints of a side a class may break and still be explored on that side: 0
   /// normally; 1 when lint counts what each constraint alone excludes.
@@ -21,39 +23,63 @@ public struct ClassExplorer: Sendable {
 
   public init(space: JointSpace, renames: [[String: String]] = [], brokenConstraintsAllowed: Int = 0) {
     self.space = space
+    let vocabulary = self.vocabulary
     self.explorers = space.sides.enumerated().map { s, side in
-      SideExplorer(model: side.model, renames: s < renames.count ? renames[s] : [:])
+      SideExplorer(model: side.model, vocabulary: vocabulary, renames: s < renames.count ? renames[s] : [:])
     }
     self.brokenConstraintsAllowed = brokenConstraintsAllowed
   }
 
-  public func explore() -> [ExploredClass] {
-    var result: [ExploredClass] = []
-    var work: [[Int]] = [[Int](repeating: -1, count: space.count)]
-    outer: while let assignment = work.popLast() {
-      var behaviours: [SideBehaviour?] = []
-      for s in space.sides.indices {
-        guard let valuation = space.valuation(assignment, side: s), !brokenConstraint(valuation, side: s) else {
-          behaviours.append(nil)
+  private enum SideState {
+    case absent
+    case running(SideExplorer.Search)
+    case finished(SideBehaviour)
+  }
+
+  public func explore(_ visit: (ExploredClass) -> Void) {
+    let root = [Int](repeating: -1, count: space.count)
+    var work: [([Int], [SideState])] = [(root, space.sides.indices.map { s in
+      guard let v = space.valuation(root, side: s) else { return .absent }
+      return .running(explorers[s].start(v))
+    })]
+    outer: while var (assignment, sides) = work.popLast() {
+      for s in sides.indices {
+        guard case .running(var search) = sides[s] else { continue }
+        if brokenConstraint(search.valuation, side: s) {
+          sides[s] = .absent
           continue
         }
-        switch explorers[s].explore(valuation) {
-        case .explored(let b): behaviours.append(b)
-        case .needs(let i):
-          guard let j = space.sides[s].joint[i] else { behaviours.append(nil); continue }
-          for v in space.values[j].indices.reversed() where space.sides.contains(where: { $0.allowed[j][v] }) {
-            var child = assignment
-            child[j] = v
-            work.append(child)
-          }
-          continue outer
+        guard let needed = explorers[s].run(&search) else {
+          sides[s] = .finished(search.behaviour)
+          continue
         }
+        guard let j = space.sides[s].joint[needed] else {
+          sides[s] = .absent
+          continue
+        }
+        sides[s] = .running(search)
+        for v in space.values[j].indices.reversed() where space.sides.contains(where: { $0.allowed[j][v] }) {
+          var child = assignment
+          child[j] = v
+          work.append((child, fork(sides, variable: j, value: v)))
+        }
+        continue outer
       }
-      if behaviours.contains(where: { $0 != nil }) {
-        result.append(ExploredClass(assignment: assignment, behaviours: behaviours))
-      }
+      let behaviours: [SideBehaviour?] = sides.map { if case .finished(let b) = $0 { return b } else { return nil } }
+      if behaviours.contains(where: { $0 != nil }) { visit(ExploredClass(assignment: assignment, behaviours: behaviours)) }
+      assignment = []
     }
-    return result
+  }
+
+  /// The sides' states for a child class with joint variable `j` fixed to `v`.
+  private func fork(_ sides: [SideState], variable j: Int, value v: Int) -> [SideState] {
+    sides.enumerated().map { s, state in
+      let side = space.sides[s]
+      guard side.allowed[j][v] else { return .absent }
+      guard case .running(var search) = state else { return state }
+      if let i = side.variable[j], let value = side.value[j][v] { search.valuation[i] = value }
+      return .running(search)
+    }
   }
 
   private func brokenConstraint(_ valuation: [Int], side: Int) -> Bool {

@@ -18,7 +18,7 @@ public final class ConfigurationCounter {
   }
 
   let space: JointSpace
-  private var memo: [String: Double] = [:]
+  private var memo: [[Int]: Double] = [:]
 
   public init(space: JointSpace) { self.space = space }
 
@@ -27,7 +27,40 @@ public final class ConfigurationCounter {
     sides.flatMap { s in space.sides[s].model.constraints.map { Predicate(side: s, expr: $0.expr) } }
   }
 
+  /// A count's fixed part, prepared once: the predicates, what each reads, and their memo keys.
+  public final class Query {
+    let members: [Int]
+    let predicates: [Predicate]
+    let reads: [[Int]]
+    let keys: [Int]
+    init(members: [Int], predicates: [Predicate], reads: [[Int]], keys: [Int]) {
+      self.members = members
+      self.predicates = predicates
+      self.reads = reads
+      self.keys = keys
+    }
+  }
+
+  private var queries: [String: Query] = [:]
+  private var nextKey = 0
+
+  public func query(members: [Int], predicates: [Predicate]) -> Query {
+    let reads: [[Int]] = predicates.map { p in p.expr.variables.compactMap { space.sides[p.side].joint[$0] } }
+    let keys = predicates.indices.map { $0 + nextKey }
+    nextKey += predicates.count
+    return Query(members: members, predicates: predicates, reads: reads, keys: keys)
+  }
+
   public func count(_ assignment: [Int], members: [Int], predicates: [Predicate]) -> Double {
+    let signature = "\(members)" + predicates.map { "\($0.side)\($0.negated)\($0.expr)" }.joined()
+    let q = queries[signature] ?? query(members: members, predicates: predicates)
+    queries[signature] = q
+    return count(assignment, q)
+  }
+
+  public func count(_ assignment: [Int], _ q: Query) -> Double {
+    let members = q.members
+    let predicates = q.predicates
     let n = space.count
     var allowed: [[Int]] = (0..<n).map { j in
       space.values[j].indices.filter { v in members.allSatisfy { space.sides[$0].allowed[j][v] } }
@@ -36,10 +69,7 @@ public final class ConfigurationCounter {
       guard allowed[j].contains(assignment[j]) else { return 0 }
       allowed[j] = [assignment[j]]
     }
-    // Joint variables each predicate reads.
-    let reads: [[Int]] = predicates.map { p in
-      p.expr.variables.compactMap { space.sides[p.side].joint[$0] }
-    }
+    let reads = q.reads
     var parent = Array(0..<n)
     func find(_ x: Int) -> Int { var x = x; while parent[x] != x { x = parent[x] }; return x }
     for r in reads where r.count > 1 { for j in r.dropFirst() { parent[find(j)] = find(r[0]) } }
@@ -56,27 +86,46 @@ public final class ConfigurationCounter {
     for (_, members) in groups.sorted(by: { $0.key < $1.key }) {
       let vars = Array(Set(members.flatMap { reads[$0] })).sorted()
       covered.formUnion(vars)
-      let key = members.map { "\(predicates[$0].side)\(predicates[$0].negated)\(predicates[$0].expr.hashValue)" }
-        .joined(separator: ",") + "|"
-        + vars.map { allowed[$0].map(String.init).joined(separator: ".") }.joined(separator: ";")
+      var key: [Int] = members.map { q.keys[$0] }
+      key.append(-1)
+      for v in vars { key += allowed[v]; key.append(-1) }
       if let known = memo[key] {
         total *= known
         if total == 0 { return 0 }
         continue
       }
-      var c = 0.0
-      var values = [Int](repeating: -1, count: n)
-      func enumerate(_ k: Int) {
-        if k == vars.count {
-          if members.allSatisfy({ holds(predicates[$0], values) }) { c += 1 }
-          return
-        }
-        for v in allowed[vars[k]] {
-          values[vars[k]] = v
-          enumerate(k + 1)
+      // Branch only on a variable some undecided predicate reads: most are decided early.
+      var valuations = space.sides.map { [Int](repeating: unassigned, count: $0.model.variables.count) }
+      func set(_ j: Int, _ v: Int) {
+        for (s, side) in space.sides.enumerated() {
+          if let i = side.variable[j] { valuations[s][i] = v < 0 ? unassigned : (side.value[j][v] ?? unassigned) }
         }
       }
-      enumerate(0)
+      var free = Set(vars)
+      func branch() -> Double {
+        var pending: Int?
+        for k in members {
+          let p = predicates[k]
+          do {
+            let value = try p.expr.holds(valuations[p.side])
+            if value == p.negated { return 0 }
+          } catch {
+            if pending == nil { pending = space.sides[p.side].joint[error.index] }
+          }
+        }
+        guard let j = pending else { return free.reduce(1.0) { $0 * Double(allowed[$1].count) } }
+        free.remove(j)
+        var sum = 0.0
+        for v in allowed[j] {
+          set(j, v)
+          sum += branch()
+        }
+        set(j, -1)
+        free.insert(j)
+        return sum
+      }
+      for j in 0..<n where assignment[j] >= 0 { set(j, assignment[j]) }
+      let c = branch()
       memo[key] = c
       total *= c
       if total == 0 { return 0 }
@@ -85,7 +134,7 @@ public final class ConfigurationCounter {
     return total
   }
 
-  private func holds(_ p: Predicate, _ joint: [Int]) -> Bool {
+  func holds(_ p: Predicate, _ joint: [Int]) -> Bool {
     let side = space.sides[p.side]
     var valuation = [Int](repeating: unassigned, count: side.model.variables.count)
     for (i, j) in side.joint where joint[j] >= 0 {

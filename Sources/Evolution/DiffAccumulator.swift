@@ -17,8 +17,11 @@ struct DiffAccumulator {
 
   private let oldNames: [String: Set<String>]
   private let oldResponses: Set<String>
+  let vocabulary: Vocabulary
+  private var decoded: [Int: TransitionKey] = [:]
 
-  init(old: SignInModel, new: SignInModel, space: JointSpace, platforms: [String]) {
+  init(old: SignInModel, new: SignInModel, space: JointSpace, platforms: [String], vocabulary: Vocabulary) {
+    self.vocabulary = vocabulary
     self.old = old
     self.new = new
     self.space = space
@@ -41,7 +44,7 @@ struct DiffAccumulator {
       if a.transitions == b.transitions && a.doneReachable == b.doneReachable {
         unchanged += nBoth
       } else {
-        let group = cause(a, b, witness: witness)
+        let group = cause(a, b, witness: witness, steps: b.reachedSteps.map { new.steps[$0].id })
         let key = "\(group.step)|\(group.response)|\(group.oldOutcomes)|\(group.newOutcomes)"
         merge(&changed, key, group, nBoth)
         if a.doneReachable && !b.doneReachable { merge(&lostDone, key, group, nBoth) }
@@ -79,28 +82,45 @@ struct DiffAccumulator {
   }
 
   /// The first differing transition: the one with the shortest trace on either side.
-  private func cause(_ a: SideBehaviour, _ b: SideBehaviour, witness: [(name: String, value: String)]) -> BehaviourGroup {
-    let onlyOld = a.transitions.subtracting(b.transitions).map { ($0, a.transitionTraces[$0]?.count ?? 0) }
-    let onlyNew = b.transitions.subtracting(a.transitions).map { ($0, b.transitionTraces[$0]?.count ?? 0) }
-    let first = (onlyOld + onlyNew).min { ($0.1, $0.0) < ($1.1, $1.0) }
-    guard let key = first?.0 else {
+  private mutating func key(_ code: Int) -> TransitionKey {
+    if let k = decoded[code] { return k }
+    let k = vocabulary.decode(code)
+    decoded[code] = k
+    return k
+  }
+
+  private mutating func cause(
+    _ a: SideBehaviour, _ b: SideBehaviour, witness: [(name: String, value: String)], steps: [String]
+  ) -> BehaviourGroup {
+    let onlyOld = a.transitions.subtracting(b.transitions).map { ($0, a.traceLength(through: $0)) }
+    let onlyNew = b.transitions.subtracting(a.transitions).map { ($0, b.traceLength(through: $0)) }
+    var best: (Int, Int, TransitionKey)?
+    for (code, length) in onlyOld + onlyNew {
+      let k = key(code)
+      if best == nil || (length, k) < (best!.1, best!.2) { best = (code, length, k) }
+    }
+    guard let (code, _, key) = best else {
       return BehaviourGroup(
         step: "done", response: "", oldOutcomes: ["done reachable: \(a.doneReachable)"],
         newOutcomes: ["done reachable: \(b.doneReachable)"], configurations: 0, classes: 0, witness: witness,
         oldTrace: nil, newTrace: nil, reason: "", reachedSteps: [])
     }
-    func outcomes(_ s: SideBehaviour) -> [String] {
-      s.transitions.filter { $0.step == key.step && $0.response == key.response }.map(\.outcome).sorted()
+    let vocabulary = self.vocabulary
+    func same(_ s: SideBehaviour) -> [Int] {
+      s.transitions.filter { c in
+        let k = vocabulary.decode(c)
+        return k.step == key.step && k.response == key.response
+      }
     }
+    func outcomes(_ s: SideBehaviour) -> [String] { same(s).map { vocabulary.decode($0).outcome }.sorted() }
     func trace(_ s: SideBehaviour) -> [TraceCall]? {
-      if let t = s.transitionTraces[key] { return t }
-      return s.transitions.filter { $0.step == key.step && $0.response == key.response }
-        .compactMap { s.transitionTraces[$0] }.min { $0.count < $1.count }
+      if let t = s.trace(through: code) { return t }
+      return same(s).compactMap { s.trace(through: $0) }.min { $0.count < $1.count }
     }
     return BehaviourGroup(
       step: key.step, response: key.response, oldOutcomes: outcomes(a), newOutcomes: outcomes(b),
       configurations: 0, classes: 0, witness: witness, oldTrace: trace(a), newTrace: trace(b), reason: "",
-      reachedSteps: [])
+      reachedSteps: steps)
   }
 
   /// Why a class's configurations lie outside side `s`: a fixed value it lacks, a variable it
@@ -123,9 +143,16 @@ struct DiffAccumulator {
   private mutating func checkClients(_ b: SideBehaviour, witness: [(name: String, value: String)], count: Double) {
     let oldSets = Dictionary(old.optionSets.map { ($0.name, Set($0.options.map(\.name))) }, uniquingKeysWith: { a, _ in a })
     let allOldOptions = Set(old.optionSets.flatMap { $0.options.map(\.name) })
+    var forwardBy: [String: Set<String>] = [:]
+    for code in b.transitions {
+      let k = key(code)
+      if k.outcome != k.step && !k.outcome.hasPrefix("error ") && k.outcome != "restart" {
+        forwardBy[k.step, default: []].insert(k.response)
+      }
+    }
     for s in b.reachedSteps where new.steps[s].kind != .entry {
       let step = new.steps[s]
-      let trace = b.stepTraces[s] ?? []
+      let trace = b.trace(toStep: s) ?? []
       for p in platforms {
         let form = step.names.first { $0.platform == p }?.form
         var stepName = ""
@@ -146,8 +173,9 @@ struct DiffAccumulator {
             classes: 1, witness: witness, trace: trace))
           continue
         }
-        if let offers = step.offers, let offered = b.offered[s] {
+        if let offers = step.offers, let indices = b.offered[s] {
           let setName = new.optionSets[offers.optionSet].name
+          let offered = indices.map { new.optionSets[offers.optionSet].options[$0].name }
           let known = oldSets[setName] ?? allOldOptions
           let missing = offered.filter { !known.contains($0) }.sorted()
           if !missing.isEmpty {
@@ -157,9 +185,7 @@ struct DiffAccumulator {
           }
         }
         if !step.isTerminal {
-          let forward = Set(b.transitions.filter {
-            $0.step == step.id && $0.outcome != step.id && !$0.outcome.hasPrefix("error ") && $0.outcome != "restart"
-          }.map(\.response))
+          let forward = forwardBy[step.id] ?? []
           if !forward.isEmpty && forward.isDisjoint(with: oldResponses) {
             record(.init(
               platform: p, kind: .unsendableResponses, step: step.id, stepName: stepName, values: forward.sorted(),

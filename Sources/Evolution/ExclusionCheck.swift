@@ -8,8 +8,8 @@ struct ExclusionCheck {
   let model: SignInModel
 
   /// `explored`: the model's classes, explored with one broken constraint allowed.
-  func run(_ explored: [ExploredClass], _ counter: ConfigurationCounter, _ warn: (String, String, String, Int) -> Void) {
-    let classes = explored.filter { $0.behaviours[0].map { !$0.doneReachable } ?? false }
+  func run(_ explored: [ClassSummary], _ counter: ConfigurationCounter, _ warn: (String, String, String, Int) -> Void) {
+    let classes = explored.filter { !$0.doneReachable }
     let constraints = model.constraints.map { ConfigurationCounter.Predicate(side: 0, expr: $0.expr) }
     for (k, c) in model.constraints.enumerated() {
       var predicates = constraints
@@ -37,15 +37,16 @@ struct ExclusionCheck {
   }
 
   private func tally(
-    _ classes: [ExploredClass], _ counter: ConfigurationCounter, _ predicates: [ConfigurationCounter.Predicate]
+    _ classes: [ClassSummary], _ counter: ConfigurationCounter, _ predicates: [ConfigurationCounter.Predicate]
   ) -> (Double, [String]) {
+    let query = counter.query(members: [0], predicates: predicates)
     var total = 0.0
     var reached = Set<Int>()
     for c in classes {
-      let n = counter.count(c.assignment, members: [0], predicates: predicates)
-      guard n > 0, let b = c.behaviours[0] else { continue }
+      let n = counter.count(c.assignment, query)
+      guard n > 0 else { continue }
       total += n
-      reached.formUnion(b.stepTraces.keys)
+      reached.formUnion(c.reachedSteps)
     }
     return (total, reached.sorted().filter { $0 != 0 }.map { model.steps[$0].id })
   }

@@ -23,7 +23,14 @@ public struct Linter {
     // Every class of the model, including those one constraint alone excludes.
     let space = JointSpace([model])
     let counter = ConfigurationCounter(space: space)
-    let classes = ClassExplorer(space: space, brokenConstraintsAllowed: 1).explore()
+    var classes: [ClassSummary] = []
+    ClassExplorer(space: space, brokenConstraintsAllowed: 1).explore { c in
+      guard let b = c.behaviours[0] else { return }
+      let vocabulary = b.vocabulary
+      classes.append(ClassSummary(
+        assignment: c.assignment, doneReachable: b.doneReachable, reachedSteps: Set(b.reachedSteps),
+        responses: Set(b.transitions.map { vocabulary.decode($0).response })))
+    }
     referencesAndReachability(classes, counter, warn)
     for d in model.definitions where d.uses == 0 && d.name != "canSignIn" && d.name != "mfaRequired" {
       warn("definitionUnused", d.name, "definition '\(d.name)' is used by no guard, option, constraint or definition", d.line)
@@ -114,7 +121,7 @@ public struct Linter {
   }
 
   private func referencesAndReachability(
-    _ classes: [ExploredClass], _ counter: ConfigurationCounter, _ warn: (String, String, String, Int) -> Void
+    _ classes: [ClassSummary], _ counter: ConfigurationCounter, _ warn: (String, String, String, Int) -> Void
   ) {
     var targetedSteps = Set<Int>()
     var targetedRoutes = Set<Int>()
@@ -133,13 +140,12 @@ public struct Linter {
         model.declarationLines["response:\(response.name)"])
     }
     // Reachability over every configuration class of the model.
-    let predicates = counter.constraints(of: [0])
+    let query = counter.query(members: [0], predicates: counter.constraints(of: [0]))
     var reached = Set<Int>()
     var usedResponses = Set<String>()
-    for c in classes {
-      guard let b = c.behaviours[0], counter.count(c.assignment, members: [0], predicates: predicates) > 0 else { continue }
-      reached.formUnion(b.stepTraces.keys)
-      for t in b.transitions { usedResponses.insert(t.response) }
+    for c in classes where counter.count(c.assignment, query) > 0 {
+      reached.formUnion(c.reachedSteps)
+      usedResponses.formUnion(c.responses)
     }
     for (s, step) in model.steps.enumerated() where s != 0 {
       if !targetedSteps.contains(s) {
@@ -163,4 +169,12 @@ extension Rule {
     case .step, .route: return false
     }
   }
+}
+
+/// What lint keeps of a configuration class.
+struct ClassSummary {
+  let assignment: [Int]
+  let doneReachable: Bool
+  let reachedSteps: Set<Int>
+  let responses: Set<String>
 }

@@ -35,19 +35,24 @@ public struct ModelDiff: Sendable {
     (structural, stepRenames) = StructuralDiff.compare(old, new)
     let space = JointSpace([old, new])
     missingDefaults = space.missingDefaults
-    let classes = ClassExplorer(space: space, renames: [stepRenames, [:]]).explore()
-    self.classes = classes.count
+    let explorer = ClassExplorer(space: space, renames: [stepRenames, [:]])
     let counter = ConfigurationCounter(space: space)
     let oldPredicates = counter.constraints(of: [0])
     let newPredicates = counter.constraints(of: [1])
-    let both = oldPredicates + newPredicates
-    var builder = DiffAccumulator(old: old, new: new, space: space, platforms: platforms)
-    for c in classes {
-      let nOld = c.behaviours[0] == nil ? 0 : counter.count(c.assignment, members: [0], predicates: oldPredicates)
-      let nNew = c.behaviours[1] == nil ? 0 : counter.count(c.assignment, members: [1], predicates: newPredicates)
-      let nBoth = nOld == 0 || nNew == 0 ? 0 : counter.count(c.assignment, members: [0, 1], predicates: both)
+    let oldQuery = counter.query(members: [0], predicates: oldPredicates)
+    let newQuery = counter.query(members: [1], predicates: newPredicates)
+    let bothQuery = counter.query(members: [0, 1], predicates: oldPredicates + newPredicates)
+    var builder = DiffAccumulator(
+      old: old, new: new, space: space, platforms: platforms, vocabulary: explorer.vocabulary)
+    var classCount = 0
+    explorer.explore { c in
+      classCount += 1
+      let nOld = c.behaviours[0] == nil ? 0 : counter.count(c.assignment, oldQuery)
+      let nNew = c.behaviours[1] == nil ? 0 : counter.count(c.assignment, newQuery)
+      let nBoth = nOld == 0 || nNew == 0 ? 0 : counter.count(c.assignment, bothQuery)
       builder.add(c, nOld: nOld, nNew: nNew, nBoth: nBoth)
     }
+    classes = classCount
     compared = builder.compared
     unchanged = builder.unchanged
     changed = builder.changed.values.sorted { $0.configurations > $1.configurations }

@@ -1,100 +1,125 @@
 import SignInModel
 
 /// Breadth-first search of one model for one configuration class. When a guard reads a
-/// configuration variable the class has not fixed, the search stops and names it, so the
-/// caller can fork the class on its values (configuration classes, as the explicit engine).
+/// configuration variable the class has not fixed, the search suspends and names it; the caller
+/// forks the class on its values and resumes a copy of the search per value, so no class
+/// repeats the work its parent did (configuration classes, as the explicit engine).
 struct SideExplorer {
-  enum Result {
-    case needs(variable: Int)
-    case explored(SideBehaviour)
-  }
-
-  private struct State: Hashable {
-    let step: Int
-    let flow: [Int]
-  }
-
   let model: SignInModel
-  /// Renames applied to this side's step ids, so both sides speak of steps alike.
-  let stepNames: [String]
+  let vocabulary: Vocabulary
+  private let stepIDs: [Int]
+  private let responseIDs: [Int]
+  private let stepOutcomes: [Int]
+  private let restartOutcome: Int
+  private var errorOutcomes: [String: Int] = [:]
+  /// Mixed-radix packing of the flow variables into one integer.
+  private let radices: [Int]
+  private let flowSpan: Int
+  private let flowIndices: [Int]
+  private let flowMins: [Int]
 
-  init(model: SignInModel, renames: [String: String] = [:]) {
+  init(model: SignInModel, vocabulary: Vocabulary, renames: [String: String] = [:]) {
     self.model = model
-    self.stepNames = model.steps.map { renames[$0.id] ?? $0.id }
+    self.vocabulary = vocabulary
+    let names = model.steps.map { renames[$0.id] ?? $0.id }
+    stepIDs = names.map(vocabulary.step)
+    stepOutcomes = names.map(vocabulary.outcome)
+    responseIDs = model.responses.map { vocabulary.response($0.name) }
+    restartOutcome = vocabulary.outcome("restart")
+    for rule in model.steps.flatMap({ $0.responses.flatMap(\.rules) }) + model.routes.flatMap(\.rules) {
+      if case .error(let e) = rule.outcome { errorOutcomes[e] = vocabulary.outcome("error \(e)") }
+    }
+    var radices: [Int] = []
+    var span = 1
+    for i in model.flowIndices {
+      let d = model.variables[i].domain
+      radices.append(span)
+      span *= (d.values.max() ?? 0) - (d.values.min() ?? 0) + 1
+    }
+    self.radices = radices
+    self.flowSpan = span
+    flowIndices = Array(model.flowIndices)
+    flowMins = flowIndices.map { model.variables[$0].domain.values.min() ?? 0 }
   }
 
-  func explore(_ configuration: [Int]) -> Result {
-    let flowRange = model.flowIndices
-    var behaviour = SideBehaviour()
-    let start = State(step: 0, flow: flowRange.map { configuration[$0] })
-    var states: [State] = [start]
-    var parents: [(Int, TraceCall)?] = [nil]
-    var seen: [State: Int] = [start: 0]
+  /// A search in progress (suspended on a variable) or finished.
+  struct Search {
+    var valuation: [Int]
+    var behaviour: SideBehaviour
+    var states: [Int] = []
+    var seen: [Int: Int] = [:]
     var index = 0
-    var valuation = configuration
-    func trace(to state: Int) -> [TraceCall] {
-      var calls: [TraceCall] = []
-      var s = state
-      while let (p, call) = parents[s] {
-        calls.append(call)
-        s = p
-      }
-      return calls.reversed()
-    }
-    while index < states.count {
-      let state = states[index]
-      let step = model.steps[state.step]
-      for (k, i) in flowRange.enumerated() { valuation[i] = state.flow[k] }
-      if behaviour.stepTraces[state.step] == nil { behaviour.stepTraces[state.step] = trace(to: index) }
-      if step.kind == .signedIn { behaviour.doneReachable = true }
-      if step.isTerminal {
-        index += 1
-        continue
-      }
-      do {
-        if let offers = step.offers {
-          let set = model.optionSets[offers.optionSet]
-          for c in offers.conditions where try c.when.holds(valuation) {
-            behaviour.offered[state.step, default: []].insert(set.options[c.option].name)
-          }
-        }
-        for stepResponse in step.responses {
-          let response = model.responses[stepResponse.response].name
-          for (next, outcome) in try resolve(stepResponse.rules, valuation) {
-            let key = TransitionKey(step: stepNames[state.step], response: response, outcome: describe(outcome))
-            let call = TraceCall(step: key.step, response: response, outcome: key.outcome)
-            if behaviour.transitions.insert(key).inserted {
-              behaviour.transitionTraces[key] = trace(to: index) + [call]
-            }
-            let target: Int
-            switch outcome {
-            case .step(let s): target = s
-            case .error: target = state.step
-            case .restart, .route: continue
-            }
-            let successor = State(step: target, flow: flowRange.map { next[$0] })
-            if seen[successor] == nil {
-              seen[successor] = states.count
-              states.append(successor)
-              parents.append((index, call))
-            }
-          }
-        }
-      } catch {
-        return .needs(variable: error.index)
-      }
-      index += 1
-    }
-    behaviour.states = states.count
-    return .explored(behaviour)
   }
 
-  private func describe(_ outcome: Outcome) -> String {
-    switch outcome {
-    case .step(let s): return stepNames[s]
-    case .error(let name): return "error \(name)"
-    case .restart: return "restart"
-    case .route(let r): return "route \(model.routes[r].name)"
+  func start(_ valuation: [Int]) -> Search {
+    var search = Search(valuation: valuation, behaviour: SideBehaviour(vocabulary: vocabulary, steps: model.steps.count))
+    let key = pack(step: 0, valuation)
+    search.states = [key]
+    search.seen = [key: 0]
+    return search
+  }
+
+  private func pack(step: Int, _ valuation: [Int]) -> Int {
+    var code = 0
+    for k in flowIndices.indices { code += (valuation[flowIndices[k]] - flowMins[k]) * radices[k] }
+    return step * flowSpan + code
+  }
+
+  private func unpack(_ key: Int, into valuation: inout [Int]) -> Int {
+    var code = key % flowSpan
+    for k in flowIndices.indices.reversed() {
+      valuation[flowIndices[k]] = code / radices[k] + flowMins[k]
+      code %= radices[k]
+    }
+    return key / flowSpan
+  }
+
+  /// Runs `search` on; returns the model variable it needs, or nil when it is finished.
+  func run(_ search: inout Search) -> Int? {
+    while search.index < search.states.count {
+      let here = search.index
+      let s = unpack(search.states[here], into: &search.valuation)
+      let step = model.steps[s]
+      if search.behaviour.stepFirstState[s] < 0 { search.behaviour.stepFirstState[s] = here }
+      if step.kind == .signedIn { search.behaviour.doneReachable = true }
+      if !step.isTerminal {
+        do {
+          try expand(s, step, here, &search)
+        } catch {
+          return error.index
+        }
+      }
+      search.index += 1
+    }
+    return nil
+  }
+
+  private func expand(_ s: Int, _ step: Step, _ here: Int, _ search: inout Search) throws(UnassignedVariable) {
+    let valuation = search.valuation
+    if let offers = step.offers {
+      for c in offers.conditions where try c.when.holds(valuation) {
+        search.behaviour.offered[s, default: []].insert(c.option)
+      }
+    }
+    for stepResponse in step.responses {
+      for (next, outcome) in try resolve(stepResponse.rules, valuation) {
+        let target: Int?
+        let outcomeID: Int
+        switch outcome {
+        case .step(let t): target = t; outcomeID = stepOutcomes[t]
+        case .error(let e): target = s; outcomeID = errorOutcomes[e] ?? restartOutcome
+        case .restart, .route: target = nil; outcomeID = restartOutcome
+        }
+        let code = vocabulary.code(step: stepIDs[s], response: responseIDs[stepResponse.response], outcome: outcomeID)
+        if search.behaviour.transitions.insert(code).inserted { search.behaviour.transitionSource[code] = here }
+        guard let target else { continue }
+        let key = pack(step: target, next)
+        if search.seen[key] == nil {
+          search.seen[key] = search.states.count
+          search.states.append(key)
+          search.behaviour.parents.append((here, code))
+        }
+      }
     }
   }
 
@@ -102,6 +127,10 @@ struct SideExplorer {
   private func resolve(_ rules: [Rule], _ valuation: [Int]) throws(UnassignedVariable) -> [([Int], Outcome)] {
     var result: [([Int], Outcome)] = []
     for rule in rules where try rule.guardExpr.holds(valuation) {
+      if rule.effects.isEmpty, case .route = rule.outcome {} else if rule.effects.isEmpty {
+        result.append((valuation, rule.outcome))
+        continue
+      }
       var next = valuation
       for (variable, value) in rule.effects { next[variable] = try value.evaluate(valuation) }
       if case .route(let r) = rule.outcome {
