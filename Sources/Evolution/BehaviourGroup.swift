@@ -2,6 +2,8 @@
 public struct BehaviourGroup: Sendable {
   /// The first differing transition: at `step`, on `response` (empty for added/removed groups).
   public let step: String
+  /// The shared flow variables' values in that state.
+  public let state: String
   public let response: String
   public let oldOutcomes: [String]
   public let newOutcomes: [String]

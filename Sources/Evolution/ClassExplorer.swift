@@ -24,8 +24,14 @@ public struct ClassExplorer {
   public init(space: JointSpace, renames: [[String: String]] = [], brokenConstraintsAllowed: Int = 0) {
     self.space = space
     let vocabulary = self.vocabulary
+    // Flow variables every side has with the same domain: transitions are compared in their terms.
+    let flows = space.sides.map { side in
+      Set(side.model.flowIndices.map { "\(side.model.variables[$0].name):\(side.model.variables[$0].domain.spelling)" })
+    }
+    let shared = Set(flows.dropFirst().reduce(flows.first ?? []) { $0.intersection($1) }.map { String($0.split(separator: ":")[0]) })
     self.explorers = space.sides.enumerated().map { s, side in
-      SideExplorer(model: side.model, vocabulary: vocabulary, renames: s < renames.count ? renames[s] : [:])
+      SideExplorer(
+        model: side.model, vocabulary: vocabulary, renames: s < renames.count ? renames[s] : [:], sharedFlow: shared)
     }
     self.brokenConstraintsAllowed = brokenConstraintsAllowed
   }

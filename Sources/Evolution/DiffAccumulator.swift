@@ -54,14 +54,14 @@ struct DiffAccumulator {
       let reason = why(c.assignment, outside: 0)
       let steps = b.reachedSteps.map { new.steps[$0].id }
       merge(&added, reason, BehaviourGroup(
-        step: "", response: "", oldOutcomes: [], newOutcomes: [], configurations: 0, classes: 0, witness: witness,
+        step: "", state: "", response: "", oldOutcomes: [], newOutcomes: [], configurations: 0, classes: 0, witness: witness,
         oldTrace: nil, newTrace: nil, reason: reason, reachedSteps: steps), nNew - nBoth)
     }
     if nOld - nBoth > 0, let a = c.behaviours[0] {
       let reason = why(c.assignment, outside: 1)
       let steps = a.reachedSteps.map { old.steps[$0].id }
       merge(&removed, reason, BehaviourGroup(
-        step: "", response: "", oldOutcomes: [], newOutcomes: [], configurations: 0, classes: 0, witness: witness,
+        step: "", state: "", response: "", oldOutcomes: [], newOutcomes: [], configurations: 0, classes: 0, witness: witness,
         oldTrace: nil, newTrace: nil, reason: reason, reachedSteps: steps), nOld - nBoth)
     }
     if nNew > 0, let b = c.behaviours[1] { checkClients(b, witness: witness, count: nNew) }
@@ -101,7 +101,7 @@ struct DiffAccumulator {
     }
     guard let (code, _, key) = best else {
       return BehaviourGroup(
-        step: "done", response: "", oldOutcomes: ["done reachable: \(a.doneReachable)"],
+        step: "done", state: "", response: "", oldOutcomes: ["done reachable: \(a.doneReachable)"],
         newOutcomes: ["done reachable: \(b.doneReachable)"], configurations: 0, classes: 0, witness: witness,
         oldTrace: nil, newTrace: nil, reason: "", reachedSteps: [])
     }
@@ -109,7 +109,7 @@ struct DiffAccumulator {
     func same(_ s: SideBehaviour) -> [Int] {
       s.transitions.filter { c in
         let k = vocabulary.decode(c)
-        return k.step == key.step && k.response == key.response
+        return k.step == key.step && k.state == key.state && k.response == key.response
       }
     }
     func outcomes(_ s: SideBehaviour) -> [String] { same(s).map { vocabulary.decode($0).outcome }.sorted() }
@@ -118,7 +118,7 @@ struct DiffAccumulator {
       return same(s).compactMap { s.trace(through: $0) }.min { $0.count < $1.count }
     }
     return BehaviourGroup(
-      step: key.step, response: key.response, oldOutcomes: outcomes(a), newOutcomes: outcomes(b),
+      step: key.step, state: key.state, response: key.response, oldOutcomes: outcomes(a), newOutcomes: outcomes(b),
       configurations: 0, classes: 0, witness: witness, oldTrace: trace(a), newTrace: trace(b), reason: "",
       reachedSteps: steps)
   }

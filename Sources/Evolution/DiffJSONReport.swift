@@ -18,6 +18,7 @@ public enum DiffJSONReport {
       ]
       if g.reason.isEmpty {
         o["step"] = g.step
+        o["state"] = g.state
         o["response"] = g.response
         o["oldOutcomes"] = g.oldOutcomes
         o["newOutcomes"] = g.newOutcomes

@@ -33,7 +33,7 @@ public enum DiffTextReport {
     }
     if !d.changed.isEmpty { out.append(""); out.append("changed behaviour, by first differing transition:") }
     for g in d.changed {
-      out.append("  at \(g.step) on \(g.response): OLD \(list(g.oldOutcomes)) → NEW \(list(g.newOutcomes))"
+      out.append("  at \(g.step)" + (g.state.isEmpty ? "" : " [\(g.state)]") + " on \(g.response): OLD \(list(g.oldOutcomes)) → NEW \(list(g.newOutcomes))"
         + "  (\(n(g.configurations)) configurations, \(g.classes) classes)")
       out.append("    witness: " + witness(g.witness))
       out.append("    OLD: " + (g.oldTrace.map(trace) ?? "not reachable"))

@@ -4,11 +4,13 @@ import SignInModel
 /// outcome (`step X`, `error NAME`, `restart`). A restart's reason is free text and not compared.
 public struct TransitionKey: Hashable, Sendable, Comparable {
   public let step: String
+  /// The values of the flow variables both models share, in that state (`flow.retries=2, …`).
+  public let state: String
   public let response: String
   public let outcome: String
 
   public static func < (a: TransitionKey, b: TransitionKey) -> Bool {
-    (a.step, a.response, a.outcome) < (b.step, b.response, b.outcome)
+    (a.step, a.state, a.response, a.outcome) < (b.step, b.state, b.response, b.outcome)
   }
 }
 

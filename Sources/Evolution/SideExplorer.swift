@@ -7,7 +7,6 @@ import SignInModel
 struct SideExplorer {
   let model: SignInModel
   let vocabulary: Vocabulary
-  private let stepIDs: [Int]
   private let responseIDs: [Int]
   private let stepOutcomes: [Int]
   private let restartOutcome: Int
@@ -18,11 +17,19 @@ struct SideExplorer {
   private let flowIndices: [Int]
   private let flowMins: [Int]
 
-  init(model: SignInModel, vocabulary: Vocabulary, renames: [String: String] = [:]) {
+  /// Step and shared-flow state → vocabulary id, filled as states are met (the same for every class).
+  private final class StateIDs { var ids: [Int: Int] = [:] }
+  private let stateIDs = StateIDs()
+  private let stepNames: [String]
+  /// Flow variables the compared models share (by name and domain), for the transition keys.
+  private let sharedFlow: [Int]
+
+  init(model: SignInModel, vocabulary: Vocabulary, renames: [String: String] = [:], sharedFlow: Set<String> = []) {
     self.model = model
     self.vocabulary = vocabulary
     let names = model.steps.map { renames[$0.id] ?? $0.id }
-    stepIDs = names.map(vocabulary.step)
+    stepNames = names
+    self.sharedFlow = model.flowIndices.filter { sharedFlow.contains(model.variables[$0].name) }
     stepOutcomes = names.map(vocabulary.outcome)
     responseIDs = model.responses.map { vocabulary.response($0.name) }
     restartOutcome = vocabulary.outcome("restart")
@@ -110,7 +117,7 @@ struct SideExplorer {
         case .error(let e): target = s; outcomeID = errorOutcomes[e] ?? restartOutcome
         case .restart, .route: target = nil; outcomeID = restartOutcome
         }
-        let code = vocabulary.code(step: stepIDs[s], response: responseIDs[stepResponse.response], outcome: outcomeID)
+        let code = vocabulary.code(step: stateID(s, search.states[here]), response: responseIDs[stepResponse.response], outcome: outcomeID)
         if search.behaviour.transitions.insert(code).inserted { search.behaviour.transitionSource[code] = here }
         guard let target else { continue }
         let key = pack(step: target, next)
@@ -121,6 +128,17 @@ struct SideExplorer {
         }
       }
     }
+  }
+
+  private func stateID(_ s: Int, _ key: Int) -> Int {
+    if let id = stateIDs.ids[key] { return id }
+    var valuation = [Int](repeating: 0, count: model.variables.count)
+    _ = unpack(key, into: &valuation)
+    let state = sharedFlow.map { "\(model.variables[$0].name)=\(model.variables[$0].domain.render(valuation[$0]))" }
+      .joined(separator: ", ")
+    let id = vocabulary.stepState(stepNames[s], state)
+    stateIDs.ids[key] = id
+    return id
   }
 
   /// Every outcome the rules give in `valuation`, following routes (no rule: no outcome).

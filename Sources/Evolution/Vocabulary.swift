@@ -10,7 +10,7 @@ public final class Vocabulary: @unchecked Sendable {
   private var responseIDs: [String: Int] = [:]
   private var outcomeIDs: [String: Int] = [:]
   /// Fixed bounds for packing; names beyond them are refused (far above any real model).
-  static let capacity = 4096
+  static let capacity = 8192
 
   func step(_ name: String) -> Int { id(name, &steps, &stepIDs) }
   func response(_ name: String) -> Int { id(name, &responses, &responseIDs) }
@@ -23,14 +23,19 @@ public final class Vocabulary: @unchecked Sendable {
     return list.count - 1
   }
 
+  /// A step in a state: the step id, and the values of the flow variables both models share.
+  func stepState(_ step: String, _ state: String) -> Int { self.step(step + "\u{1}" + state) }
+
   func code(step: Int, response: Int, outcome: Int) -> Int {
-    (step * Self.capacity + response) * Self.capacity + outcome
+    (step << 26) | (response << 13) | outcome
   }
 
   public func decode(_ code: Int) -> TransitionKey {
-    let outcome = code % Self.capacity
-    let response = (code / Self.capacity) % Self.capacity
-    let step = code / (Self.capacity * Self.capacity)
-    return TransitionKey(step: steps[step], response: responses[response], outcome: outcomes[outcome])
+    let outcome = code & 8191
+    let response = (code >> 13) & 8191
+    let parts = steps[code >> 26].split(separator: "\u{1}", omittingEmptySubsequences: false)
+    return TransitionKey(
+      step: String(parts[0]), state: parts.count > 1 ? String(parts[1]) : "", response: responses[response],
+      outcome: outcomes[outcome])
   }
 }

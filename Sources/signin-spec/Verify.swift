@@ -1,4 +1,5 @@
 import ArgumentParser
+import Evolution
 import Foundation
 import ModelChecking
 import Reporting
@@ -36,6 +37,9 @@ struct Verify: ParsableCommand {
   @Option(help: "Worker threads for the explicit search (default: the number of cores).")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
+  @Flag(help: "Exit 1 when `signin-spec lint` has a warning the model does not acknowledge.")
+  var strict = false
+
   func validate() throws {
     for name in invariantNames where Invariant(rawValue: name) == nil {
       let suggestion = Suggestions.closest(to: name, among: Invariant.allCases.map(\.rawValue))
@@ -56,6 +60,17 @@ struct Verify: ParsableCommand {
           + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
       }
     }
+    // Lint warnings the models do not acknowledge (standard error for JSON, so it stays one document).
+    var lintWarnings = 0
+    for model in models {
+      let open = Linter(model: model).warnings().filter { $0.acknowledged == nil }
+      lintWarnings += open.count
+      for w in open {
+        let line = "\(w.location): warning: [\(w.rule)] \(w.target): \(w.message)"
+        if format == .text { print(line) } else { printError(line) }
+      }
+    }
+    if lintWarnings > 0 && format == .text { print() }
     let invariants = invariantNames.isEmpty ? Invariant.allCases : invariantNames.compactMap(Invariant.init(rawValue:))
     var reports: [CheckReport] = []
     var proofs: [ProofReport] = []
@@ -102,5 +117,9 @@ struct Verify: ParsableCommand {
       throw ExitStatus.internalError
     }
     if !reports.allSatisfy(\.allHold) { throw ExitStatus.violation }
+    if strict && lintWarnings > 0 {
+      printError("error: \(lintWarnings) lint warnings not acknowledged in a lint: section (--strict)")
+      throw ExitStatus.violation
+    }
   }
 }
