@@ -132,6 +132,8 @@ struct DiffAccumulator {
     }
     for j in 0..<space.count where assignment[j] < 0 && side.allowed[j].contains(false) {
       if side.variable[j] == nil, let d = side.allowed[j].firstIndex(of: true) {
+        let others = space.values[j].indices.filter { $0 != d }
+        if others.count == 1 { return "\(space.names[j]) = \(space.values[j][others[0]])" }
         return "\(space.names[j]) ≠ \(space.values[j][d])"
       }
       let outside = space.values[j].indices.filter { !side.allowed[j][$0] }.map { space.values[j][$0] }
