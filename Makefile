@@ -6,7 +6,10 @@ BUILD_FLAGS ?= -c release
 BIN = .build/release/signin-spec
 JUNIT ?= .build/verify.junit.xml
 
-.PHONY: verify test bench build deps moto clean
+.PHONY: verify test bench build deps moto clean graphs graphviz ci-tools lint-ci format format-check fuzz-loader
+
+MODELS = $(wildcard models/*.yaml)
+DEBUG_BIN = .build/debug/signin-spec
 
 ## Install Debian's Z3 (C API) when pkg-config cannot find it.
 deps:
@@ -20,16 +23,55 @@ deps:
 moto:
 	@python3 -c "import moto.server, flask" 2>/dev/null || pip install -q "moto[server]"
 
+## PyPI tools the tests and lint-ci use: sarif-pydantic (SARIF 2.1.0 object model),
+## jsonschema (model export schema), check-jsonschema (GitHub workflow schema).
+ci-tools:
+	@python3 -c "import sarif_pydantic, jsonschema" 2>/dev/null || pip install -q sarif-pydantic jsonschema
+	@command -v check-jsonschema >/dev/null 2>&1 || pip install -q check-jsonschema
+
+## The example GitHub workflow, checked offline against the schema check-jsonschema ships.
+lint-ci: ci-tools
+	check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/verify.yml
+
+## Debian's Graphviz (dot), for graph --format svg.
+graphviz:
+	@if ! command -v dot >/dev/null 2>&1; then \
+	  echo "installing graphviz (no dot on PATH)"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz) >/dev/null \
+	    || { echo "error: could not install graphviz; install it with apt-get" >&2; exit 1; }; \
+	fi
+
+## Diagrams of every shipped model in docs/: Mermaid (in Markdown) and SVG.
+graphs: build graphviz
+	@mkdir -p docs
+	@for m in $(MODELS); do \
+	  name=$$(basename $$m .yaml); \
+	  { echo "# $$name"; echo; echo "Drawn by \`signin-spec graph $$m\` (\`make graphs\`)."; echo; \
+	    echo '```mermaid'; $(BIN) graph $$m; echo '```'; } > docs/$$name.md || exit 1; \
+	  $(BIN) graph $$m --format svg > docs/$$name.svg || exit 1; \
+	  echo "docs/$$name.md docs/$$name.svg"; \
+	done
+
+## Format the tree with the toolchain's swift-format (.swift-format: 2 spaces, 120 columns).
+format:
+	swift-format format --in-place --parallel --recursive Sources Tests Package.swift
+
+## Fails when a file is not formatted as `make format` would write it.
+format-check:
+	swift-format lint --strict --parallel --recursive Sources Tests Package.swift
+
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS) --product signin-spec
 
-## Check every model in models/ and write a JUnit report for CI.
+## Check every model in models/ (JUnit report for CI), replay counterexamples, check scenarios/.
 verify: build
 	$(BIN) verify --junit $(JUNIT)
 	$(BIN) replay counterexamples
+	$(BIN) scenarios scenarios
+	$(BIN) docs
 
 ## Unit, model and command-line tests (Swift Testing).
-test: deps moto
+test: deps moto ci-tools lint-ci
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
@@ -45,6 +87,11 @@ bench: build
 	  examples/2026-voice-mfa.yaml > /dev/null || true
 	@/usr/bin/time -f "verify 2026 + voice MFA: %e s wall, %U s user" $(BIN) verify examples/2026-voice-mfa.yaml \
 	  > /dev/null
+
+## The loader's long fuzz run: 100,000 mutated models in process, a sample through the binary.
+fuzz-loader: build
+	$(SWIFT) build $(BUILD_FLAGS) --product loader-fuzz
+	.build/release/loader-fuzz --inputs 100000 --binary $(BIN)
 
 clean:
 	rm -rf .build

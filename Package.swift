@@ -15,6 +15,8 @@ let package = Package(
     .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     // Arbitrary-precision integers for Cognito's SRP-6a (3072-bit modular arithmetic).
     .package(url: "https://github.com/attaswift/BigInt", from: "6.0.0"),
+    // SHA-1, SHA-256, HMAC and HKDF for TOTP and SRP (BoringSSL on Linux).
+    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
   ],
   targets: [
     // Debian's libz3-dev through its C API (pkg-config name `z3`).
@@ -26,27 +28,69 @@ let package = Package(
       name: "SignInModel",
       dependencies: [.product(name: "Yams", package: "Yams")]),
     .target(name: "ModelChecking", dependencies: ["SignInModel"]),
-    .target(name: "SignInClient", dependencies: ["BigInt"]),
-    .target(name: "Conformance", dependencies: ["SignInClient", "SignInModel", "ModelChecking"]),
-    .target(name: "Fuzzing", dependencies: ["Conformance", "SignInClient", "SignInModel", "ModelChecking"]),
+    // Mutants and synthetic scaling models: for the tests and `bench`, never for checking.
+    .target(name: "ModelTestSupport", dependencies: ["SignInModel", "ModelChecking"]),
+    // Cognito's wire protocol (AWS JSON 1.1): the backend protocol and JSON values.
+    .target(name: "CognitoWire"),
+    .target(
+      name: "SignInClient",
+      dependencies: ["BigInt", "CognitoWire", .product(name: "Crypto", package: "swift-crypto")]),
+    // The in-process user pool (the fuzzer's server); it knows the wire, not the client.
+    .target(name: "SimulatedCognito", dependencies: ["CognitoWire"]),
+    // Deliberately broken clients, through the client's hooks: for `--client` and the tests.
+    .target(name: "ClientBugs", dependencies: ["SignInClient"]),
+    .target(
+      name: "Conformance",
+      dependencies: ["SignInClient", "CognitoWire", "SimulatedCognito", "SignInModel", "ModelChecking"]),
+    .target(
+      name: "Fuzzing",
+      dependencies: [
+        "Conformance", "SignInClient", "CognitoWire", "SimulatedCognito", "SignInModel", "ModelChecking", "SafeFiles",
+      ]),
+    // Atomic writes that replace only a regular file (every file signin-spec writes).
+    .target(name: "SafeFiles"),
+    // Mutated models for the loader's own fuzz test and `make fuzz-loader`.
+    .target(name: "LoaderFuzzing", dependencies: ["SignInModel"]),
+    .executableTarget(name: "loader-fuzz", dependencies: ["LoaderFuzzing"]),
     .target(name: "SymbolicChecking", dependencies: ["SignInModel", "ModelChecking", "Z3Kit"]),
     // Model evolution: structural and behavioural diff, old-client compatibility, lint.
     .target(name: "Evolution", dependencies: ["SignInModel", "ModelChecking"]),
+    .target(
+      name: "Scenarios",
+      dependencies: ["SignInModel", "ModelChecking", .product(name: "Yams", package: "Yams")]),
     .target(name: "Reporting", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
+    .target(name: "DocsConformance", dependencies: ["SignInModel", "ModelChecking"]),
+    .target(name: "Diagrams", dependencies: ["SignInModel", "ModelChecking"]),
     .executableTarget(
       name: "signin-spec",
       dependencies: [
-        "SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Z3Kit", "Fuzzing", "Evolution",
+        "SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Z3Kit", "Fuzzing", "ClientBugs",
+        "ModelTestSupport", "SignInClient", "CognitoWire", "Scenarios", "DocsConformance", "Diagrams", "SafeFiles",
+        "Evolution",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "SignInModelTests", dependencies: ["SignInModel"]),
-    .testTarget(name: "ModelCheckingTests", dependencies: ["SignInModel", "ModelChecking", "Reporting"]),
+    .testTarget(
+      name: "ModelCheckingTests", dependencies: ["SignInModel", "ModelChecking", "ModelTestSupport", "Reporting"]),
     .testTarget(name: "Z3KitTests", dependencies: ["Z3Kit"]),
-    .testTarget(name: "FuzzingTests", dependencies: ["Fuzzing", "SignInClient", "SignInModel"]),
-    .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "SignInClient", "SignInModel", "ModelChecking"]),
-    .testTarget(name: "SignInClientTests", dependencies: ["SignInClient", "SignInModel", "ModelChecking"]),
-    .testTarget(name: "SymbolicCheckingTests", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
+    .testTarget(
+      name: "FuzzingTests",
+      dependencies: ["Fuzzing", "Conformance", "ClientBugs", "SignInClient", "CognitoWire", "SignInModel"]),
+    .testTarget(
+      name: "ConformanceTests",
+      dependencies: ["Conformance", "SignInClient", "SimulatedCognito", "SignInModel", "ModelChecking"]),
+    .testTarget(
+      name: "SignInClientTests",
+      dependencies: ["SignInClient", "CognitoWire", "SimulatedCognito", "SignInModel", "ModelChecking"]),
+    .testTarget(
+      name: "SymbolicCheckingTests",
+      dependencies: ["SignInModel", "ModelChecking", "ModelTestSupport", "SymbolicChecking"]),
     .testTarget(name: "CLITests", dependencies: []),
     .testTarget(name: "EvolutionTests", dependencies: ["Evolution", "SignInModel"]),
+    .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "SignInModel"]),
+    .testTarget(name: "DocsConformanceTests", dependencies: ["DocsConformance", "SignInModel", "ModelChecking"]),
+    .testTarget(name: "DiagramsTests", dependencies: ["Diagrams", "SignInModel", "ModelChecking"]),
+    .testTarget(name: "SafeFilesTests", dependencies: ["SafeFiles"]),
+    .testTarget(name: "LoaderFuzzTests", dependencies: ["LoaderFuzzing", "SignInModel", "ModelChecking"]),
   ]
 )

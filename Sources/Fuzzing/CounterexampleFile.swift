@@ -1,58 +1,71 @@
 import Foundation
+import SafeFiles
 import SignInClient
 import SignInModel
 
 /// A saved fuzz failure: versioned JSON, named by the hash of its content so that the same
 /// case found twice (or on two machines) is one file. The `itf` part is the trace in the ITF
 /// format of Apalache/Quint (`#meta`, `vars`, `states`), readable by their trace tools.
-public struct CounterexampleFile: Codable, Sendable, Equatable {
-  public struct ModelReference: Codable, Sendable, Equatable {
-    public let name: String
-    public let file: String
-    public let contentHash: String
+package struct CounterexampleFile: Codable, Sendable, Equatable {
+  package struct ModelReference: Codable, Sendable, Equatable {
+    package let name: String
+    package let file: String
+    package let contentHash: String
   }
 
-  public var format = "signin-spec-counterexample"
-  public var version = 1
-  public var tool: String
-  public var model: ModelReference
-  public var seed: String
+  package var format = "signin-spec-counterexample"
+  /// 2: `itf` holds each state's variables as ITF values. 1: rendered strings (still read).
+  package var version = 2
+  package var tool: String
+  package var model: ModelReference
+  package var seed: String
   /// "reference", or the deliberate bug of the client that failed.
-  public var client: String
-  public var property = "conformance: every call does what the model says"
-  public var message: String
-  public var originalLength: Int
-  public var shrunkLength: Int
-  public var fuzzCase: FuzzCase
-  public var calls: [ObservedCall]
-  public var failingCall: Int
-  public var itf: JSONValue
+  package var client: String
+  package var property = "conformance: every call does what the model says"
+  package var message: String
+  package var originalLength: Int
+  package var shrunkLength: Int
+  package var fuzzCase: FuzzCase
+  package var calls: [ObservedCall]
+  package var failingCall: Int
+  package var itf: ITFTrace
 
-  /// ITF: one state per call, with the step and what the client observed.
-  static func itf(_ calls: [ObservedCall], source: String) -> JSONValue {
-    var states: [JSONValue] = [.object([
-      "#meta": .object(["index": .number(0)]), "step": .string("signIn"), "action": .string("init"),
-      "expected": .string(""), "observed": .string(""),
-    ])]
-    for (i, call) in calls.enumerated() {
-      states.append(.object([
-        "#meta": .object(["index": .number(Double(i + 1))]),
-        "mbt::actionTaken": .string("\(call.call)(\(call.response))"),
-        "step": .string(call.stepBefore), "action": .string("\(call.call)(\(call.response))"),
-        "expected": .string(call.expected), "observed": .string(call.observed),
-      ]))
-    }
-    return .object([
-      "#meta": .object([
-        "format": .string("ITF"), "format-description": .string("https://apalache-mc.org/docs/adr/015adr-trace.html"),
-        "source": .string(source), "status": .string("violation"),
-      ]),
-      "vars": .array([.string("step"), .string("action"), .string("expected"), .string("observed")]),
-      "states": .array(states),
-    ])
+  /// The variable names of the ITF trace: the model's variables, then the step and what the
+  /// model expected and the client did on the call that led to the state.
+  static func itfVariables(_ model: SignInModel) -> [String] {
+    model.variables.map(\.name) + ["step", "expected", "observed"]
   }
 
-  public init(finding: FuzzFinding, model: SignInModel, client: String, tool: String) {
+  /// ITF: the model's state before the first call and after each call, every variable as a
+  /// value (booleans as booleans, integers as `#bigint`, enumeration values as strings).
+  static func itf(_ execution: Execution, model: SignInModel) -> ITFTrace {
+    var states: [ITFTrace.State] = []
+    for (i, state) in execution.states.enumerated() {
+      var values: [String: ITFValue] = [:]
+      for (index, variable) in model.variables.enumerated() {
+        let value = state.valuation[index]
+        switch variable.domain {
+        case .bool: values[variable.name] = .bool(value != 0)
+        case .range: values[variable.name] = .int(value)
+        case .enumeration: values[variable.name] = .string(variable.domain.render(value))
+        }
+      }
+      values["step"] = .string(state.step ?? "ended")
+      let call = i > 0 && i - 1 < execution.calls.count ? execution.calls[i - 1] : nil
+      values["expected"] = .string(call?.expected ?? "")
+      values["observed"] = .string(call?.observed ?? "")
+      values["mbt::actionTaken"] = .string(call.map { "\($0.call)(\($0.response))" } ?? "init")
+      states.append(ITFTrace.State(meta: ["index": .int(i)], values: values))
+    }
+    return ITFTrace(
+      meta: [
+        "format": .string("ITF"), "format-description": .string("https://apalache-mc.org/docs/adr/015adr-trace.html"),
+        "source": .string(model.file), "status": .string("violation"),
+      ],
+      vars: itfVariables(model), states: states)
+  }
+
+  package init(finding: FuzzFinding, model: SignInModel, client: String, tool: String) {
     self.tool = tool
     self.model = ModelReference(name: model.name, file: model.file, contentHash: model.contentHash)
     seed = String(finding.seed)
@@ -63,17 +76,17 @@ public struct CounterexampleFile: Codable, Sendable, Equatable {
     fuzzCase = finding.fuzzCase
     calls = finding.execution.calls
     failingCall = finding.execution.failingCall ?? 0
-    itf = Self.itf(finding.execution.calls, source: model.file)
+    itf = Self.itf(finding.execution, model: model)
   }
 
-  public func encoded() throws -> Data {
+  package func encoded() throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     return try encoder.encode(self)
   }
 
   /// The file name: the hash of the model name, the client and the case.
-  public var fileName: String {
+  package var fileName: String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let key = (try? encoder.encode(fuzzCase)) ?? Data()
@@ -82,27 +95,25 @@ public struct CounterexampleFile: Codable, Sendable, Equatable {
 
   /// Writes the file into `folder` atomically (temporary file, then rename); returns its path.
   @discardableResult
-  public func write(to folder: String) throws -> String {
+  package func write(to folder: String) throws -> String {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let path = (folder as NSString).appendingPathComponent(fileName)
-    let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
-    try encoded().write(to: URL(fileURLWithPath: temporary))
-    if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-    try FileManager.default.moveItem(atPath: temporary, toPath: path)
+    try SafeFile.write(encoded(), to: path)
     return path
   }
 
-  public static func read(_ path: String) throws -> CounterexampleFile {
+  package static func read(_ path: String) throws -> CounterexampleFile {
     try JSONDecoder().decode(CounterexampleFile.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
   }
 
   /// A readable rendering: configuration, then each call with expected and observed.
-  public func explain() -> String {
+  package func explain() -> String {
     var lines = ["\(model.name), client: \(client), seed \(seed)", "property: \(property)", "found: \(message)",
                  "shrunk from \(originalLength) to \(shrunkLength) calls", "configuration:"]
     for (k, v) in fuzzCase.configuration.sorted(by: { $0.key < $1.key }) { lines.append("  \(k) = \(v)") }
     for (i, call) in calls.enumerated() {
-      lines.append("\(String(i + 1).padding(toLength: 3, withPad: " ", startingAt: 0)) \(call.call)(\(call.response)) at \(call.stepBefore)")
+      let number = String(i + 1).padding(toLength: 3, withPad: " ", startingAt: 0)
+      lines.append("\(number) \(call.call)(\(call.response)) at \(call.stepBefore)")
       lines.append("      model expects: \(call.expected)")
       lines.append("      client did:    \(call.observed)\(i == failingCall ? "   <-- differs" : "")")
     }

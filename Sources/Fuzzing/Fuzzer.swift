@@ -6,27 +6,27 @@ import SignInClient
 import SignInModel
 
 /// A failure the fuzzer found, shrunk.
-public struct FuzzFinding: Sendable {
-  public let fuzzCase: FuzzCase
-  public let execution: Execution
-  public let seed: UInt64
-  public let originalLength: Int
+package struct FuzzFinding: Sendable {
+  package let fuzzCase: FuzzCase
+  package let execution: Execution
+  package let seed: UInt64
+  package let originalLength: Int
   /// Seconds from the start of the run to the first failing case.
-  public let secondsToFind: Double
+  package let secondsToFind: Double
 }
 
 /// What one fuzz run did.
-public struct FuzzSummary: Sendable {
-  public var cases = 0
-  public var calls = 0
-  public var findings: [FuzzFinding] = []
-  public var covered: [String: Int] = [:]
-  public var allTransitions: [String] = []
-  public var seconds = 0.0
+package struct FuzzSummary: Sendable {
+  package var cases = 0
+  package var calls = 0
+  package var findings: [FuzzFinding] = []
+  package var covered: [String: Int] = [:]
+  package var allTransitions: [String] = []
+  package var seconds = 0.0
 
-  public var neverExercised: [String] { allTransitions.filter { covered[$0] == nil } }
+  package var neverExercised: [String] { allTransitions.filter { covered[$0] == nil } }
 
-  public init() {}
+  package init() {}
 }
 
 /// Property-based fuzzing of the reference client: random configurations (uniform, and
@@ -34,12 +34,12 @@ public struct FuzzSummary: Sendable {
 /// each step and steered toward transitions not yet run, faults (network, expired session,
 /// unknown challenge). Every call is checked against the model; a failure is shrunk (fewer
 /// calls, then a simpler configuration, then simpler responses).
-public struct Fuzzer: Sendable {
-  public let executor: CaseExecutor
-  public let maxLength: Int
-  public let maxFailures: Int
+package struct Fuzzer: Sendable {
+  package let executor: CaseExecutor
+  package let maxLength: Int
+  package let maxFailures: Int
 
-  public init(executor: CaseExecutor, maxLength: Int = 10, maxFailures: Int = 3) {
+  package init(executor: CaseExecutor, maxLength: Int = 10, maxFailures: Int = 3) {
     self.executor = executor
     self.maxLength = maxLength
     self.maxFailures = maxFailures
@@ -48,7 +48,7 @@ public struct Fuzzer: Sendable {
   var model: SignInModel { executor.model }
 
   /// The seed of case `index` of a run seeded with `seed`.
-  public static func caseSeed(_ seed: UInt64, _ index: Int) -> UInt64 {
+  package static func caseSeed(_ seed: UInt64, _ index: Int) -> UInt64 {
     var rng = SplitMix64(seed: seed ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15))
     return rng.next()
   }
@@ -59,14 +59,14 @@ public struct Fuzzer: Sendable {
   static let biases: [[String: String]] = [
     ["user.phone": "false", "user.email": "false"],
     ["pool.mfa": "required", "user.phone": "false", "user.email": "false", "user.totpRegistered": "false"],
-    ["pool.mfa": "optional", "pool.sms": "true", "pool.totp": "true", "user.phone": "true", "user.totpRegistered": "true",
+    ["pool.mfa": "optional", "pool.sms": "true", "pool.totp": "true", "user.phone": "true",
+     "user.totpRegistered": "true",
      "user.smsEnabled": "true", "user.totpEnabled": "true", "user.preferred": "none"],
     ["pool.authFlow": "userAuth", "pool.preferredFirstFactor": "SMS_OTP", "user.phone": "false"],
     ["pool.authFlow": "customWithoutSRP"],
   ]
 
   func configuration(_ rng: inout SplitMix64) -> [String: String] {
-    let runner = ConformanceRunner(model: model)
     for _ in 0..<1000 {
       var values = model.configurationIndices.map { i -> Int in
         let d = model.variables[i].domain.values
@@ -84,13 +84,15 @@ public struct Fuzzer: Sendable {
       guard model.constraints.allSatisfy({ (try? $0.expr.holds(values)) == true }) else { continue }
       var d: [String: String] = [:]
       for i in model.configurationIndices { d[model.variables[i].name] = model.variables[i].domain.render(values[i]) }
-      if runner.covers(d) { return d }
+      if executor.harness.covers(d) { return d }
     }
     return [:]
   }
 
   /// `count` valid configurations of `model` (for benchmarks).
-  public static func sampleConfigurations(_ model: SignInModel, count: Int, rng: inout SplitMix64) -> [[String: String]] {
+  package static func sampleConfigurations(
+    _ model: SignInModel, count: Int, rng: inout SplitMix64
+  ) -> [[String: String]] {
     let fuzzer = Fuzzer(executor: CaseExecutor(model: model))
     return (0..<count).map { _ in fuzzer.configuration(&rng) }
   }
@@ -99,7 +101,10 @@ public struct Fuzzer: Sendable {
   func generate(_ rng: inout SplitMix64, coverage: [String: Int]) -> FuzzCase {
     let configuration = self.configuration(&rng)
     var calls: [FuzzCall] = []
-    guard var oracle = try? ModelSimulator(model: model, configuration: configuration, recordsTrace: false) else {
+    guard
+      var oracle = try? ModelSimulator(
+        system: executor.harness.system, configuration: configuration, recordsTrace: false)
+    else {
       return FuzzCase(configuration: configuration, calls: [])
     }
     let length = 1 + Int(rng.next() % UInt64(maxLength))
@@ -108,8 +113,7 @@ public struct Fuzzer: Sendable {
       guard let s = oracle.step, !model.steps[s].isTerminal else { break }
       let step = model.steps[s]
       var choices = step.responses.map { model.responses[$0.response].name }
-        .filter { !ConformanceRunner.unsupportedResponses.contains($0) }
-      if ConformanceRunner.localSelectionSteps.contains(step.id) { choices.removeAll { $0 == "networkFault" || $0 == "expiredSession" } }
+        .filter { executor.harness.supports($0, at: step.id) }
       // At most `maxFailures` failed attempts: the model's five-failure bound stands for
       // Cognito's lockout and session clock, which the simulated pool does not reproduce.
       if failures >= maxFailures {
@@ -123,7 +127,7 @@ public struct Fuzzer: Sendable {
       // Coverage guidance: weight each response by how rarely its pair has run.
       let weights = choices.map { 1.0 / Double(1 + (coverage["\(step.id) / \($0)"] ?? 0)) }
       var pick = Double(rng.next() % 1_000_000) / 1_000_000 * weights.reduce(0, +)
-      var response = choices.last!
+      var response = choices[choices.count - 1]
       for (c, w) in zip(choices, weights) {
         if pick < w { response = c; break }
         pick -= w
@@ -134,7 +138,7 @@ public struct Fuzzer: Sendable {
       var unknown = false
       if case .step(let id) = outcome, let t = model.stepIndex(named: id),
         model.steps[t].kind == .challenge || model.steps[t].kind == .signedIn,
-        !ConformanceRunner.localSelectionSteps.contains(step.id), rng.next() % 25 == 0
+        !StepID.localSelections.contains(step.id), rng.next() % 25 == 0
       {
         unknown = true
       }
@@ -148,7 +152,7 @@ public struct Fuzzer: Sendable {
 
   /// A smaller case that still fails: fewer calls (delta debugging), then configuration
   /// variables set to their first value, then each response replaced by a simpler one.
-  public func shrink(_ fuzzCase: FuzzCase) async -> FuzzCase {
+  package func shrink(_ fuzzCase: FuzzCase) async -> FuzzCase {
     var best = fuzzCase
     let first = await executor.execute(best)
     // The same failure: the same message at the failing call.
@@ -200,7 +204,7 @@ public struct Fuzzer: Sendable {
   // MARK: - Running
 
   /// Runs cases `index` for every index in `indices` (a shard), until `deadline` if given.
-  public func run<Indices: Sequence<Int>>(
+  package func run<Indices: Sequence<Int>>(
     seed: UInt64, indices: Indices, deadline: DispatchTime?, stopAtFirstFailure: Bool = false,
     progress: (@Sendable (Int, Int) -> Void)? = nil
   ) async -> FuzzSummary {

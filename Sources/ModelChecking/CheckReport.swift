@@ -34,6 +34,9 @@ public struct CheckReport: Sendable {
   public let model: SignInModel
   public let statistics: CheckStatistics
   public let results: [InvariantResult]
+  /// Set when the search stopped at a limit (`ExplicitLimits`): which one. A violation found is
+  /// real; a verdict that holds is then not established.
+  public var incomplete: String? = nil
 
   public var allHold: Bool { results.allSatisfy { $0.verdict.passed } }
 }

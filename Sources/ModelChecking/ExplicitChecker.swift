@@ -11,16 +11,30 @@ import SignInModel
 /// (in calls) for its class, and the checker keeps the shortest over all classes.
 public struct ExplicitChecker: Sendable {
   public let model: SignInModel
+  /// The rules every class's exploration evaluates, built once.
+  public let system: TransitionSystem
   /// Worker threads; classes are split between them.
   public let jobs: Int
 
   /// Constraints split into groups that share no variable.
   let constraintGroups: [ConstraintGroup]
+  let counter: ConstraintCounter
+  /// Resource limits; the search stops at the first one passed and says so in the report.
+  public var limits = ExplicitLimits.none
+  /// Called about once a second after the first second with (classes, states) explored so far.
+  public var progress: (@Sendable (Int, Int) -> Void)?
 
   public init(model: SignInModel, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    self.init(system: TransitionSystem(model: model), jobs: jobs)
+  }
+
+  public init(system: TransitionSystem, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    let model = system.model
     self.model = model
+    self.system = system
     self.jobs = max(1, jobs)
     self.constraintGroups = Self.groups(of: model.constraints.map(\.expr))
+    self.counter = ConstraintCounter(model: model)
   }
 
   /// Runs the check; `invariants` limits which verdicts are reported.
@@ -34,11 +48,12 @@ public struct ExplicitChecker: Sendable {
     var frontier: [WorkItem] = [WorkItem(config: root, key: [], graph: nil, canSignIn: true)]
     var sequential = Aggregate(model: model)
     var sequentialCache = ConstraintCache()
-    while frontier.count < jobs * 64 && !frontier.isEmpty {
+    let budget = LimitBudget(limits, progress: progress)
+    while frontier.count < jobs * 64 && !frontier.isEmpty && !budget.exhausted {
       var next: [WorkItem] = []
-      for item in frontier {
+      for item in frontier where !budget.exhausted {
         switch explore(item, cache: &sequentialCache) {
-        case .done(let leaf): sequential.add(leaf)
+        case .done(let leaf): sequential.add(leaf); _ = budget.charge(leaf)
         case .fork(let children): next.append(contentsOf: children)
         }
       }
@@ -50,11 +65,13 @@ public struct ExplicitChecker: Sendable {
     DispatchQueue.concurrentPerform(iterations: jobs) { worker in
       var local = Aggregate(model: model)
       var cache = ConstraintCache()
-      while let i = partials.nextItem(below: work.count) {
+      while !budget.exhausted, let i = partials.nextItem(below: work.count) {
         var stack = [work[i]]
         while let item = stack.popLast() {
           switch explore(item, cache: &cache) {
-          case .done(let leaf): local.add(leaf)
+          case .done(let leaf):
+            local.add(leaf)
+            if !budget.charge(leaf) { stack.removeAll() }
           case .fork(let children): stack.append(contentsOf: children.reversed())
           }
         }
@@ -65,7 +82,8 @@ public struct ExplicitChecker: Sendable {
     for partial in partials.all() { total.merge(partial) }
     var statistics = total.statistics
     statistics.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-    return CheckReport(model: model, statistics: statistics, results: total.verdicts(for: invariants))
+    return CheckReport(
+      model: model, statistics: statistics, results: total.verdicts(for: invariants), incomplete: budget.reason)
   }
 
   /// A configuration class still to explore, with the graph explored so far (if any).
@@ -103,7 +121,7 @@ public struct ExplicitChecker: Sendable {
       if item.graph == nil {
         if !mayHold(item.config) { return .done(Leaf(key: item.key, excluded: true)) }
         item.canSignIn = try model.canSignIn?.holds(item.config) ?? true
-        item.graph = FlowGraph(model: model, configuration: item.config)
+        item.graph = FlowGraph(system: system, configuration: item.config)
       }
       try item.graph!.explore()
       return .done(finish(item, cache: &cache))
@@ -146,7 +164,8 @@ public struct ExplicitChecker: Sendable {
     for v in model.configurationIndices where item.config[v] == unassigned && !inGroups.contains(v) {
       covered *= Double(model.variables[v].domain.count)
     }
-    return Leaf(key: item.key, covered: covered, graph: item.graph, canSignIn: item.canSignIn, representative: representative)
+    return Leaf(
+      key: item.key, covered: covered, graph: item.graph, canSignIn: item.canSignIn, representative: representative)
   }
 
   /// Constraints that share variables, with the variables they read.
@@ -173,6 +192,10 @@ public struct ExplicitChecker: Sendable {
 
   /// How many assignments of the group's free variables satisfy its constraints, and the first one.
   func count(_ group: ConstraintGroup, from config: [Int]) -> (Double, [Int]?) {
+    // Structure first; plain enumeration only for a group `ConstraintCounter.refusal(in:)` refuses.
+    if let counted = try? counter.count(group.constraints, variables: group.variables, config: config) {
+      return counted
+    }
     let free = group.variables.filter { config[$0] == unassigned }
     var candidate = config
     var total = 0.0
@@ -197,7 +220,8 @@ public struct ExplicitChecker: Sendable {
 
 typealias ConstraintCache = [[Int]: (Double, [Int]?)]
 
-/// Per-worker results, merged at the end.
+/// Per-worker results, merged at the end. `@unchecked Sendable` is safe: every access to
+/// its mutable state goes through `lock`.
 final class Partials: @unchecked Sendable {
   private var items: [Aggregate?]
   private let lock = NSLock()
@@ -291,7 +315,8 @@ struct Aggregate {
         return InvariantResult(invariant: invariant, verdict: .violated(counterexample))
       }
       if statistics.configurationClasses == 0 {
-        return InvariantResult(invariant: invariant, verdict: .vacuous(reason: "no configuration satisfies the constraints"))
+        return InvariantResult(
+          invariant: invariant, verdict: .vacuous(reason: "no configuration satisfies the constraints"))
       }
       switch invariant {
       case .stepsReachable:
@@ -302,7 +327,8 @@ struct Aggregate {
             invariant: invariant, message: message, configuration: [], steps: [], loopStartsAt: nil)))
         }
       case .failAuthenticationRestarts where !witnessedFailAuthentication:
-        return InvariantResult(invariant: invariant, verdict: .vacuous(reason: "no reachable transition fails authentication"))
+        return InvariantResult(
+          invariant: invariant, verdict: .vacuous(reason: "no reachable transition fails authentication"))
       case .offersAreUsable where !witnessedOffer:
         return InvariantResult(invariant: invariant, verdict: .vacuous(reason: "no selection step is reachable"))
       case .noFactorSkipped where !doneReached:

@@ -21,7 +21,8 @@ struct FlowGraph {
     var ruleLines: [Int]
   }
 
-  let model: SignInModel
+  let system: TransitionSystem
+  var model: SignInModel { system.model }
   /// The configuration part of the valuation, `unassigned` where free. The checker fixes
   /// more of it when exploration throws, and resumes from `cursor`.
   var configuration: [Int]
@@ -43,8 +44,8 @@ struct FlowGraph {
   private(set) var witnessedRequiredMFA = false
   private(set) var doneReached = false
 
-  init(model: SignInModel, configuration: [Int]) {
-    self.model = model
+  init(system: TransitionSystem, configuration: [Int]) {
+    self.system = system
     self.configuration = configuration
   }
 
@@ -118,7 +119,8 @@ struct FlowGraph {
     stepsReached.insert(key.step)
     if step.isSignedIn != (step.kind == .signedIn) {
       record(.isSignedInIffDone, atNode: current,
-             "step '\(step.id)' reports isSignedIn = \(step.isSignedIn) but \(step.kind == .signedIn ? "is" : "is not") the done step")
+             "step '\(step.id)' reports isSignedIn = \(step.isSignedIn) but "
+               + "\(step.kind == .signedIn ? "is" : "is not") the done step")
     }
     if step.isTerminal {
       if step.kind == .signedIn { doneReached = true }
@@ -127,19 +129,17 @@ struct FlowGraph {
     let values = configuration + key.flow
     if let offers = step.offers { try checkOffers(offers, step: step, node: current, values: values) }
 
-    for stepResponse in step.responses {
-      var ambiguities: [Ambiguity] = []
-      let resolutions = try model.resolve(
-        stepResponse.rules,
-        place: "response '\(model.responses[stepResponse.response].name)' at step '\(step.id)'",
-        valuation: values, ambiguities: &ambiguities)
-      if let first = ambiguities.first {
-        let what = first.matchingLines.isEmpty
-          ? "no rule matches" : "rules at lines \(first.matchingLines.map(String.init).joined(separator: ", ")) all match"
+    for (k, stepResponse) in step.responses.enumerated() {
+      var mismatches: [TransitionSystem.Mismatch] = []
+      let matching = try system.matchingBranches(
+        step: key.step, responseSlot: k, valuation: values, mismatches: &mismatches)
+      if let first = mismatches.first {
+        let lines = first.matchingLines.map(String.init).joined(separator: ", ")
+        let what = first.matchingLines.isEmpty ? "no rule matches" : "rules at lines \(lines) all match"
         record(.deterministic, atNode: current, "\(first.place): \(what)")
       }
-      for resolution in resolutions {
-        try add(resolution, from: current, response: stepResponse.response, values: values)
+      for b in matching {
+        try add(system.branches[b], from: current, response: stepResponse.response, values: values)
       }
     }
     if outEdges[current].isEmpty {
@@ -155,7 +155,8 @@ struct FlowGraph {
       offered.append(set.options[option].name)
       if try !set.options[option].usable.holds(values) {
         record(.offersAreUsable, atNode: node,
-               "step '\(step.id)' offers \(set.options[option].name), which this user cannot use (\(set.options[option].text) is false)")
+               "step '\(step.id)' offers \(set.options[option].name), which this user cannot use "
+                 + "(\(set.options[option].text) is false)")
       }
     }
     if offered.isEmpty {
@@ -163,35 +164,38 @@ struct FlowGraph {
     }
   }
 
-  private mutating func add(_ resolution: Resolution, from: Int, response: Int, values: [Int]) throws(UnassignedVariable) {
-    let flow = Array(resolution.valuation[flowStart...])
+  private mutating func add(
+    _ branch: TransitionSystem.Branch, from: Int, response: Int, values: [Int]
+  ) throws(UnassignedVariable) {
+    let after = try branch.apply(to: values)
+    let flow = Array(after[flowStart...])
     for (offset, value) in flow.enumerated() where !model.variables[flowStart + offset].domain.contains(value) {
       let variable = model.variables[flowStart + offset]
-      let edge = appendEdge(from: from, to: from, response: response, resolution: resolution)
+      let edge = appendEdge(from: from, to: from, response: response, branch: branch)
       record(.staysInDomain, atEdge: edge,
              "'\(variable.name)' is set to \(value), outside its domain \(variable.domain.spelling)")
       return
     }
     let key: NodeKey
-    switch resolution.outcome {
+    switch branch.outcome {
     case .step(let s): key = NodeKey(step: s, reason: "", flow: flow)
     case .error: key = NodeKey(step: keys[from].step, reason: "", flow: flow)
     case .restart(let reason): key = NodeKey(step: -1, reason: reason, flow: [])
-    case .route: return  // resolved away by `resolve`
+    case .route: return  // branches never end in a route
     }
-    let edge = appendEdge(from: from, to: -1, response: response, resolution: resolution)
+    let edge = appendEdge(from: from, to: -1, response: response, branch: branch)
     let (target, _) = node(key, parent: from, edge: edge)
     edges[edge].to = target
     outEdges[from].append(edge)
 
     let authFailedBefore = values[model.builtins.authFailed] != 0
-    if resolution.failsAuthentication { witnessedFailAuthentication = true }
-    if authFailedBefore || resolution.failsAuthentication, case .step(let s) = resolution.outcome {
+    if branch.failsAuthentication { witnessedFailAuthentication = true }
+    if authFailedBefore || branch.failsAuthentication, case .step(let s) = branch.outcome {
       record(.failAuthenticationRestarts, atEdge: edge,
-             "the define trigger failed authentication, yet the flow goes on to step '\(model.steps[s].id)' without a new signIn")
+             "the define trigger failed authentication, yet the flow goes on to step '\(model.steps[s].id)' "
+               + "without a new signIn")
     }
-    if case .step(let s) = resolution.outcome, model.steps[s].kind == .signedIn {
-      let after = resolution.valuation
+    if case .step(let s) = branch.outcome, model.steps[s].kind == .signedIn {
       if after[model.builtins.firstFactorVerified] == 0 {
         record(.noFactorSkipped, atEdge: edge, "reached '\(model.steps[s].id)' without verifying a first factor")
       } else if let required = model.mfaRequired, try required.holds(after) {
@@ -204,8 +208,8 @@ struct FlowGraph {
     }
   }
 
-  private mutating func appendEdge(from: Int, to: Int, response: Int, resolution: Resolution) -> Int {
-    edges.append(Edge(from: from, to: to, response: response, outcome: resolution.outcome, ruleLines: resolution.ruleLines))
+  private mutating func appendEdge(from: Int, to: Int, response: Int, branch: TransitionSystem.Branch) -> Int {
+    edges.append(Edge(from: from, to: to, response: response, outcome: branch.outcome, ruleLines: branch.ruleLines))
     return edges.count - 1
   }
 
@@ -264,7 +268,8 @@ struct FlowGraph {
     var nextComponent = 0
     func successors(_ n: Int) -> [Int] {
       guard keys[n].step >= 0, !model.steps[keys[n].step].isTerminal else { return [] }
-      return outEdges[n].map { edges[$0].to }.filter { $0 >= 0 && keys[$0].step >= 0 && !model.steps[keys[$0].step].isTerminal }
+      return outEdges[n].map { edges[$0].to }
+        .filter { $0 >= 0 && keys[$0].step >= 0 && !model.steps[keys[$0].step].isTerminal }
     }
     for root in 0..<count where indexOf[root] < 0 {
       var work: [(Int, [Int], Int)] = [(root, successors(root), 0)]
@@ -324,7 +329,8 @@ struct FlowGraph {
 
   private mutating func record(_ invariant: Invariant, atEdge edge: Int, _ message: String) {
     guard violations[invariant] == nil else { return }
-    violations[invariant] = counterexample(invariant, message, edges: path(to: edges[edge].from) + [edge], loopStart: nil)
+    violations[invariant] = counterexample(
+      invariant, message, edges: path(to: edges[edge].from) + [edge], loopStart: nil)
   }
 
   /// The configuration of this class, with `nil` for variables it leaves free.

@@ -17,11 +17,13 @@ public struct ModelSimulator: Sendable {
 
     public var description: String {
       switch self {
-      case .unknownVariable(let n, let s): return "unknown variable '\(n)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
+      case .unknownVariable(let n, let s):
+        return "unknown variable '\(n)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
       case .badValue(let v, let value, let d): return "'\(value)' is not in the domain \(d) of '\(v)'"
       case .missingVariable(let n): return "the configuration gives no value for '\(n)'"
       case .constraintViolated(let c): return "the configuration breaks the constraint \(c)"
-      case .unknownResponse(let n, let s): return "unknown response '\(n)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
+      case .unknownResponse(let n, let s):
+        return "unknown response '\(n)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
       case .responseNotAccepted(let r, let s): return "step '\(s)' does not accept the response '\(r)'"
       case .flowEnded(let how): return "the flow has already ended (\(how)); a new signIn is needed"
       case .notDeterministic(let place): return "the model is not deterministic here: \(place)"
@@ -29,7 +31,9 @@ public struct ModelSimulator: Sendable {
     }
   }
 
-  public let model: SignInModel
+  /// The rules it follows (the same transition system every engine reads).
+  public let system: TransitionSystem
+  public var model: SignInModel { system.model }
   public private(set) var valuation: [Int]
   /// The current step (model index), or nil once the flow restarted.
   public private(set) var step: Int?
@@ -40,7 +44,14 @@ public struct ModelSimulator: Sendable {
   public var recordsTrace = true
 
   public init(model: SignInModel, configuration: [String: String], recordsTrace: Bool = true) throws(Failure) {
-    self.model = model
+    try self.init(system: TransitionSystem(model: model), configuration: configuration, recordsTrace: recordsTrace)
+  }
+
+  /// Starts at `signIn` on an already built transition system (cheaper when many
+  /// configurations of one model are simulated).
+  public init(system: TransitionSystem, configuration: [String: String], recordsTrace: Bool = true) throws(Failure) {
+    let model = system.model
+    self.system = system
     self.recordsTrace = recordsTrace
     var values = [Int](repeating: unassigned, count: model.variables.count)
     for (name, text) in configuration {
@@ -80,25 +91,33 @@ public struct ModelSimulator: Sendable {
     let current = model.steps[step]
     if current.isTerminal { throw .flowEnded("step \(current.id)") }
     guard let r = model.responses.firstIndex(where: { $0.name == response }) else {
-      throw .unknownResponse(response, suggestion: Suggestions.closest(to: response, among: model.responses.map(\.name)))
+      throw .unknownResponse(
+        response, suggestion: Suggestions.closest(to: response, among: model.responses.map(\.name)))
     }
-    guard let stepResponse = current.responses.first(where: { $0.response == r }) else {
+    guard let slot = current.responses.firstIndex(where: { $0.response == r }) else {
       throw .responseNotAccepted(response: response, step: current.id)
     }
-    var ambiguities: [Ambiguity] = []
-    let resolutions: [Resolution]
+    var mismatches: [TransitionSystem.Mismatch] = []
+    let branch: TransitionSystem.Branch
+    let after: [Int]
     do {
-      resolutions = try model.resolve(
-        stepResponse.rules, place: "response '\(response)' at step '\(current.id)'", valuation: valuation,
-        ambiguities: &ambiguities)
-    } catch {
+      let matching = try system.matchingBranches(
+        step: step, responseSlot: slot, valuation: valuation, mismatches: &mismatches)
+      guard matching.count == 1, mismatches.isEmpty, let only = matching.first else {
+        throw Failure.notDeterministic(
+          mismatches.first?.place ?? "response '\(response)' at step '\(current.id)'")
+      }
+      branch = system.branches[only]
+      after = try branch.apply(to: valuation)
+    } catch let error as UnassignedVariable {
       throw .missingVariable(model.variables[error.index].name)
-    }
-    guard resolutions.count == 1, ambiguities.isEmpty, let resolution = resolutions.first else {
-      throw .notDeterministic(ambiguities.first?.place ?? "response '\(response)' at step '\(current.id)'")
+    } catch let error as Failure {
+      throw error
+    } catch {
+      throw .notDeterministic("response '\(response)' at step '\(current.id)'")
     }
     let outcome: TraceOutcome
-    switch resolution.outcome {
+    switch branch.outcome {
     case .step(let s):
       outcome = .step(model.steps[s].id)
       self.step = s
@@ -113,15 +132,15 @@ public struct ModelSimulator: Sendable {
     }
     if recordsTrace {
       var changes: [String: String] = [:]
-      for i in model.flowIndices where resolution.valuation[i] != valuation[i] {
+      for i in model.flowIndices where after[i] != valuation[i] {
         let d = model.variables[i].domain
-        changes[model.variables[i].name] = "\(d.render(valuation[i])) -> \(d.render(resolution.valuation[i]))"
+        changes[model.variables[i].name] = "\(d.render(valuation[i])) -> \(d.render(after[i]))"
       }
       trace.append(TraceStep(
-        call: current.kind == .entry ? "signIn" : "confirmSignIn", response: response, stepBefore: current.id, outcome: outcome,
-        changes: changes, ruleLines: resolution.ruleLines))
+        call: current.kind == .entry ? "signIn" : "confirmSignIn", response: response, stepBefore: current.id,
+        outcome: outcome, changes: changes, ruleLines: branch.ruleLines))
     }
-    valuation = resolution.valuation
+    valuation = after
     return outcome
   }
 }

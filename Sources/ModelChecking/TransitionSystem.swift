@@ -2,7 +2,10 @@ import SignInModel
 
 /// The model's rules flattened into guarded branches over the pre-state: each branch is a
 /// step rule followed by the route rules it leads to, with guards and effects composed by
-/// substitution. Symbolic engines read this; it says the same as `SignInModel.resolve`.
+/// substitution. This is the one definition of what a response does in a state; every
+/// engine reads it — Z3 the `branches` and `ambiguities`, the explicit search and
+/// `ModelSimulator` the `decisions` (the same branches as a tree of rule lists, see
+/// `matchingBranches`).
 public struct TransitionSystem: Sendable {
   /// One way to leave a step on one response.
   public struct Branch: Sendable {
@@ -12,6 +15,8 @@ public struct TransitionSystem: Sendable {
     public let guardExpr: Expr
     /// The new value of each flow variable the branch changes, over the pre-state.
     public let effects: [Int: Expr]
+    /// `effects` ordered by variable index, so evaluation reads variables in a fixed order.
+    public let orderedEffects: [(variable: Int, value: Expr)]
     /// `.step`, `.error` or `.restart` (never `.route`).
     public let outcome: Outcome
     public let failsAuthentication: Bool
@@ -25,6 +30,13 @@ public struct TransitionSystem: Sendable {
       case .restart, .route: return nil
       }
     }
+
+    /// The valuation after the branch: every effect evaluated over `valuation` (the pre-state).
+    public func apply(to valuation: [Int]) throws(UnassignedVariable) -> [Int] {
+      var next = valuation
+      for (variable, value) in orderedEffects { next[variable] = try value.evaluate(valuation) }
+      return next
+    }
   }
 
   /// A place where, under `condition`, zero or several rules match.
@@ -35,48 +47,123 @@ public struct TransitionSystem: Sendable {
     public let condition: Expr
   }
 
+  /// One rule list — a step's rules for one response, or a route's rules reached through a
+  /// rule — as the explicit engine evaluates it: each alternative's guard over the pre-state,
+  /// and either the branch it ends in or the rule list it leads to.
+  public struct Decision: Sendable {
+    /// "response 'wrongCode' at step 'X'" or "route 'afterFirstFactor'".
+    public let place: String
+    public let alternatives: [Alternative]
+  }
+
+  /// One rule of a `Decision`.
+  public struct Alternative: Sendable {
+    public let line: Int
+    /// The rule's guard composed with the effects before it, over the pre-state.
+    public let guardExpr: Expr
+    public let next: Next
+  }
+
+  /// Where an alternative leads: a branch (index into `branches`) or a route's rule list.
+  public indirect enum Next: Sendable {
+    case branch(Int)
+    case decision(Decision)
+  }
+
+  /// Where a rule list did not have exactly one matching rule, in a concrete state.
+  public struct Mismatch: Sendable, Equatable {
+    public let place: String
+    public let matchingLines: [Int]
+  }
+
   public let model: SignInModel
   public private(set) var branches: [Branch] = []
   public private(set) var ambiguities: [Ambiguity] = []
+  /// `decisions[step][k]` is the rule list of `model.steps[step].responses[k]` (empty for
+  /// terminal steps); its leaves are exactly the branches of that step and response.
+  public private(set) var decisions: [[Decision]] = []
 
   public init(model: SignInModel) {
     self.model = model
-    for (s, step) in model.steps.enumerated() where !step.isTerminal {
-      for stepResponse in step.responses {
-        let name = model.responses[stepResponse.response].name
-        flatten(
-          stepResponse.rules, step: s, response: stepResponse.response,
-          place: "response '\(name)' at step '\(step.id)'", prefix: [], effects: [:], failsAuthentication: false,
-          lines: [])
+    for (s, step) in model.steps.enumerated() {
+      var perResponse: [Decision] = []
+      if !step.isTerminal {
+        for stepResponse in step.responses {
+          let name = model.responses[stepResponse.response].name
+          perResponse.append(flatten(
+            stepResponse.rules, step: s, response: stepResponse.response,
+            place: "response '\(name)' at step '\(step.id)'", prefix: [], effects: [:],
+            failsAuthentication: false, lines: []))
+        }
       }
+      decisions.append(perResponse)
     }
   }
 
   private mutating func flatten(
     _ rules: [Rule], step: Int, response: Int, place: String, prefix: [Expr], effects: [Int: Expr],
     failsAuthentication: Bool, lines: [Int]
-  ) {
+  ) -> Decision {
     let guards = rules.map { $0.guardExpr.substituting(effects) }
     var none: [Expr] = guards.map { .not($0) }
     if none.isEmpty { none = [.true] }
     var several: [Expr] = []
-    for i in guards.indices { for j in guards.indices where j > i { several.append(.and([guards[i], guards[j]])) } }
+    for i in guards.indices {
+      for j in guards.indices where j > i { several.append(.and([guards[i], guards[j]])) }
+    }
     ambiguities.append(Ambiguity(
       step: step, response: response, place: place,
       condition: .and(prefix + [.or([.and(none)] + several)])))
+    var alternatives: [Alternative] = []
     for (rule, guardExpr) in zip(rules, guards) {
       var next = effects
       for (variable, value) in rule.effects { next[variable] = value.substituting(effects) }
       let conditions = prefix + [guardExpr]
       let fails = failsAuthentication || rule.failsAuthentication
       if case .route(let r) = rule.outcome {
-        flatten(
+        let sub = flatten(
           model.routes[r].rules, step: step, response: response, place: "route '\(model.routes[r].name)'",
           prefix: conditions, effects: next, failsAuthentication: fails, lines: lines + [rule.line])
+        alternatives.append(Alternative(line: rule.line, guardExpr: guardExpr, next: .decision(sub)))
       } else {
+        alternatives.append(Alternative(line: rule.line, guardExpr: guardExpr, next: .branch(branches.count)))
         branches.append(Branch(
-          step: step, response: response, guardExpr: .and(conditions), effects: next, outcome: rule.outcome,
-          failsAuthentication: fails, ruleLines: lines + [rule.line]))
+          step: step, response: response, guardExpr: .and(conditions), effects: next,
+          orderedEffects: next.sorted { $0.key < $1.key }.map { (variable: $0.key, value: $0.value) },
+          outcome: rule.outcome, failsAuthentication: fails, ruleLines: lines + [rule.line]))
+      }
+    }
+    return Decision(place: place, alternatives: alternatives)
+  }
+
+  /// The branches `model.steps[step].responses[k]` takes in `valuation` (a pre-state), found
+  /// by walking its decision: every alternative whose guard holds, depth first in rule
+  /// order. Rule lists where zero or several rules match are appended to `mismatches`.
+  /// Reading only the guards on the way is what lets the explicit engine fork lazily on
+  /// configuration variables.
+  /// - Throws: `UnassignedVariable` when a guard on the way reads an unassigned variable.
+  public func matchingBranches(
+    step: Int, responseSlot k: Int, valuation: [Int], mismatches: inout [Mismatch]
+  ) throws(UnassignedVariable) -> [Int] {
+    var result: [Int] = []
+    try walk(decisions[step][k], valuation, &result, &mismatches)
+    return result
+  }
+
+  private func walk(
+    _ decision: Decision, _ valuation: [Int], _ result: inout [Int], _ mismatches: inout [Mismatch]
+  ) throws(UnassignedVariable) {
+    var matching: [Alternative] = []
+    for alternative in decision.alternatives where try alternative.guardExpr.holds(valuation) {
+      matching.append(alternative)
+    }
+    if matching.count != 1 {
+      mismatches.append(Mismatch(place: decision.place, matchingLines: matching.map(\.line)))
+    }
+    for alternative in matching {
+      switch alternative.next {
+      case .branch(let b): result.append(b)
+      case .decision(let sub): try walk(sub, valuation, &result, &mismatches)
       }
     }
   }

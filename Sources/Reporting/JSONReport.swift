@@ -3,7 +3,8 @@ import ModelChecking
 import SignInModel
 import SymbolicChecking
 
-/// The machine-readable report (`--format json`): one object per model.
+/// The machine-readable report (`--format json`): format `signin-spec-verify-report`
+/// version 1, one object per model.
 public struct JSONReport: Codable, Sendable {
   public struct ModelEntry: Codable, Sendable {
     public let name: String
@@ -30,13 +31,18 @@ public struct JSONReport: Codable, Sendable {
     public let z3Seconds: Double?
   }
 
+  /// Always "signin-spec-verify-report"; the document format, documented in the README.
+  public let format: String
+  /// The format's version (1), not the tool's.
+  public let version: Int
+  /// The program and its version, e.g. "signin-spec 0.1.0".
   public let tool: String
-  public let version: String
   public let models: [ModelEntry]
 
   public init(reports: [CheckReport], proofs: [ProofReport] = [], version: String) {
-    tool = "signin-spec"
-    self.version = version
+    format = "signin-spec-verify-report"
+    self.version = 1
+    tool = "signin-spec \(version)"
     models = reports.map { report in
       let proof = proofs.first { $0.model === report.model }
       func z3(_ invariant: Invariant) -> (String?, Double?) {
@@ -45,7 +51,7 @@ public struct JSONReport: Codable, Sendable {
         case .proven: return ("proven", p.seconds)
         case .violated: return ("violated", p.seconds)
         case .vacuous: return ("vacuous", p.seconds)
-        case .unknown: return ("unknown", p.seconds)
+        case .unknown, .failed: return ("unknown", p.seconds)
         }
       }
       return ModelEntry(

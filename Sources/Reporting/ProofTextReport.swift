@@ -23,6 +23,8 @@ public enum ProofTextReport {
         lines.append("  VACUOUS             \(name)\(time)  only because \(reason)")
       case .unknown(let reason):
         lines.append("  UNKNOWN             \(name)\(time)  \(reason)")
+      case .failed(let reason):
+        lines.append("  UNKNOWN             \(name)\(time)  internal error: \(reason)")
       case .violated(let c):
         lines.append("  VIOLATED            \(name)\(time)  \(result.method)")
         lines.append("      \(c.message)")

@@ -12,6 +12,7 @@ public enum EngineAgreement {
     case .violated: return "Z3: violated"
     case .vacuous: return "Z3: vacuous"
     case .unknown(let reason): return "Z3: unknown (\(reason))"
+    case .failed(let reason): return "Z3: unknown (internal error: \(reason))"
     }
   }
 

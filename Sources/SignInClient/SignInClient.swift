@@ -1,3 +1,4 @@
+import CognitoWire
 import Foundation
 
 /// A reference implementation of Amplify's multi-step sign-in on Cognito's wire protocol,
@@ -32,20 +33,19 @@ public actor SignInClient {
   /// Strings that must never appear in an error: the password, answers and sessions.
   private var secrets: Set<String> = []
   private var randomSource: @Sendable (Int) -> [UInt8]
-  /// Deliberate bugs (for the fuzzer's catalogue); empty for the reference client.
-  let bugs: Set<DeliberateBug>
-  /// With `.sessionNotRefreshed`: the first session of the flow.
-  private var firstSession: String?
+  /// The decisions a test double may change; `.reference` for the reference client.
+  let hooks: ClientHooks
 
   /// - Parameters:
   ///   - userPoolId: e.g. `us-east-1_AbCdEf`; its part after `_` names the pool in SRP.
   ///   - random: the source of SRP's ephemeral secret (tests pass a fixed one).
+  ///   - hooks: decisions a test double may change (see `ClientHooks`).
   public init(
     backend: CognitoBackend, clientId: String, userPoolId: String,
     random: @escaping @Sendable (Int) -> [UInt8] = { n in (0..<n).map { _ in UInt8.random(in: 0...255) } },
-    bugs: Set<DeliberateBug> = []
+    hooks: ClientHooks = .reference
   ) {
-    self.bugs = bugs
+    self.hooks = hooks
     self.backend = backend
     self.clientId = clientId
     self.userPoolId = userPoolId
@@ -70,7 +70,6 @@ public actor SignInClient {
       throw .invalidState("There is already a user in signedIn state. SignOut the user first before calling signIn")
     }
     state = .signedOut
-    firstSession = nil
     self.password = password ?? ""
     secrets = Set([password].compactMap { $0 }.filter { !$0.isEmpty })
     var parameters: [String: String] = ["USERNAME": username]
@@ -288,10 +287,10 @@ public actor SignInClient {
         state = .signedOut
         return AuthSignInResult(nextStep: .resetPassword(nil))
       default:
-        if error.isRetryable, case .challenge = before { state = before } else { state = .signedOut }
-        if bugs.contains(.retryRefusedAfterWrongCode), error == .codeMismatch { state = .signedOut }
-        if bugs.contains(.noRestartAfterFailAuthentication), case .notAuthorized = error, case .challenge = before { state = before }
-        if bugs.contains(.stuckOnUnknownChallenge), case .unknownChallenge = error, case .challenge = before { state = before }
+        let onChallenge: Bool
+        if case .challenge = before { onChallenge = true } else { onChallenge = false }
+        let stays = hooks.staysOnStepAfterError(error, onChallenge, error.isRetryable && onChallenge)
+        state = stays && onChallenge ? before : .signedOut
         throw error
       }
     }
@@ -380,10 +379,9 @@ public actor SignInClient {
     guard let name = response["ChallengeName"]?.string else {
       throw .invalidServiceResponse("neither AuthenticationResult nor ChallengeName in the answer")
     }
-    var session = response["Session"]?.string
-    if bugs.contains(.sessionNotRefreshed) {
-      if let first = firstSession { session = first } else { firstSession = session }
-    }
+    var currentSession: String? = nil
+    if case .challenge(let current) = state { currentSession = current.session }
+    let session = hooks.keptSession(response["Session"]?.string, currentSession)
     let parameters = response["ChallengeParameters"]?.stringMap ?? [:]
     let delivery = AuthCodeDeliveryDetails(
       destination: parameters["CODE_DELIVERY_DESTINATION"] ?? "",
@@ -394,15 +392,13 @@ public actor SignInClient {
     switch name {
     case "SMS_MFA": challenge.step = .confirmSignInWithSMSMFACode(delivery, info.isEmpty ? nil : info)
     case "SOFTWARE_TOKEN_MFA":
-      challenge.step = bugs.contains(.wrongStepMapping)
-        ? .confirmSignInWithSMSMFACode(delivery, nil) : .confirmSignInWithTOTPCode
+      challenge.step = .confirmSignInWithTOTPCode
     case "EMAIL_OTP", "SMS_OTP": challenge.step = .confirmSignInWithOTP(delivery)
     case "CUSTOM_CHALLENGE": challenge.step = .confirmSignInWithCustomChallenge(info.isEmpty ? nil : info)
     case "NEW_PASSWORD_REQUIRED": challenge.step = .confirmSignInWithNewPassword(info.isEmpty ? nil : info)
     case "PASSWORD", "PASSWORD_SRP": challenge.step = .confirmSignInWithPassword
     case "SELECT_MFA_TYPE":
-      challenge.step = .continueSignInWithMFASelection(
-        bugs.contains(.offersUnusableType) ? Set(MFAType.allCases) : Self.mfaTypes(parameters["MFAS_CAN_CHOOSE"]))
+      challenge.step = .continueSignInWithMFASelection(Self.mfaTypes(parameters["MFAS_CAN_CHOOSE"]))
     case "SELECT_CHALLENGE":
       let names = response["AvailableChallenges"]?.array?.compactMap(\.string) ?? []
       challenge.step = .continueSignInWithFirstFactorSelection(Set(names.compactMap(AuthFactorType.init(rawValue:))))
@@ -431,6 +427,7 @@ public actor SignInClient {
       state = .signedOut
       throw .unknownChallenge(name)
     }
+    challenge.step = hooks.presentedStep(name, parameters, challenge.step)
     state = .challenge(challenge)
     return AuthSignInResult(nextStep: challenge.step)
   }

@@ -14,7 +14,13 @@ public enum Domain: Hashable, Sendable {
     }
   }
 
-  public var count: Int { values.count }
+  public var count: Int {
+    switch self {
+    case .bool: return 2
+    case .range(let r): return r.count
+    case .enumeration(let names): return names.count
+    }
+  }
 
   public func contains(_ value: Int) -> Bool {
     switch self {

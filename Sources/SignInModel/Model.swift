@@ -33,6 +33,12 @@ public final class SignInModel: Sendable {
   public let formatVersion: Int
   /// Notes on the model as a whole (top-level `notes:`); steps carry their own.
   public let notes: [SourceNote]
+  /// When each factor is usable and can be set up (`factors:`).
+  public let factors: [FactorAvailability]
+  /// What the preference variables' values name (`preferences:`).
+  public let preferences: [Preference]
+  /// The failed-attempt event and its limit (`failedAttempts:`), if declared.
+  public let failedAttempts: FailedAttempts?
   /// The definitions as written, with how often each is used (for `signin-spec lint`).
   public let definitions: [Definition]
   /// The lint warnings the model acknowledges (`lint:`).
@@ -63,7 +69,8 @@ public final class SignInModel: Sendable {
   }
 
   public init(name: String, generation: String, summary: String, file: String, contentHash: String, platforms: [String], sources: [String], variables: [Variable], constraints: [Constraint], canSignIn: Expr?, mfaRequired: Expr?, optionSets: [OptionSet], responses: [ResponseClass], steps: [Step], routes: [Route], builtins: Builtins, configurationCount: Int,
-    formatVersion: Int = ModelFormat.current, notes: [SourceNote] = [],
+    formatVersion: Int = ModelFormat.current, notes: [SourceNote] = [], factors: [FactorAvailability] = [],
+    preferences: [Preference] = [], failedAttempts: FailedAttempts? = nil,
     definitions: [Definition] = [], lintAcknowledgements: [LintAcknowledgement] = [],
     declarationLines: DeclarationLines = DeclarationLines()
   ) {
@@ -86,6 +93,9 @@ public final class SignInModel: Sendable {
     self.configurationCount = configurationCount
     self.formatVersion = formatVersion
     self.notes = notes
+    self.factors = factors
+    self.preferences = preferences
+    self.failedAttempts = failedAttempts
     self.definitions = definitions
     self.lintAcknowledgements = lintAcknowledgements
     self.declarationLines = declarationLines
@@ -221,7 +231,9 @@ public struct SourceNote: Sendable {
 /// The versions of the model file format this build reads (`format:` at the top of a model).
 ///
 /// 1: the format without a `format:` key. 2: adds `format:`, `default:` on configuration
-/// variables, top-level `notes:`, and `page:`/`line:`/`lines:`/`kind:` on notes.
+/// variables, top-level `notes:`, `page:`/`line:`/`lines:`/`kind:` on notes, and the factor
+/// facts: `factor:`/`action:`/`delivery:`/`carries:`/`choices:` on steps, top-level `factors:`,
+/// `preferences:` and `failedAttempts:`.
 public enum ModelFormat {
   public static let oldest = 1
   public static let current = 2
@@ -238,10 +250,14 @@ public final class Step: Sendable {
   public let responses: [StepResponse]
   public let notes: [SourceNote]
   public let line: Int
+  /// The factor this step challenges, sets up or selects (`factor:`, `action:`, …).
+  public let facts: StepFacts
 
   public var isTerminal: Bool { kind == .signedIn || kind == .restart }
 
-  public init(id: String, summary: String, kind: StepKind, isSignedIn: Bool, names: [PlatformName], offers: Offers?, responses: [StepResponse], notes: [SourceNote], line: Int) {
+  public init(id: String, summary: String, kind: StepKind, isSignedIn: Bool, names: [PlatformName], offers: Offers?, responses: [StepResponse], notes: [SourceNote], line: Int,
+    facts: StepFacts = StepFacts()
+  ) {
     self.id = id
     self.summary = summary
     self.kind = kind
@@ -251,6 +267,7 @@ public final class Step: Sendable {
     self.responses = responses
     self.notes = notes
     self.line = line
+    self.facts = facts
   }
 }
 

@@ -30,9 +30,9 @@ struct BackwardFixpoint {
   let state: [Int: Z3Term]
   let maxIterations: Int
 
-  init(model: SignInModel, timeoutMilliseconds: UInt32, maxIterations: Int = 500) {
+  init(model: SignInModel, timeoutMilliseconds: UInt32, maxIterations: Int = 500) throws(Z3Error) {
     self.model = model
-    context = Z3Context(timeoutMilliseconds: timeoutMilliseconds)
+    context = try Z3Context(timeoutMilliseconds: timeoutMilliseconds)
     encoding = Z3Encoding(model: model, context: context)
     conditions = InvariantConditions(encoding: encoding)
     state = encoding.constants(model.configurationIndices).merging(encoding.constants(model.flowIndices)) { a, _ in a }
@@ -51,8 +51,8 @@ struct BackwardFixpoint {
   private func solve(
     initial: [Z3Term], assumption: Z3Term, startIsBad: (Z3Term) -> Z3Term,
     update: ([Z3Term], Int) -> Z3Term
-  ) -> Answer {
-    let solver = Z3Solver(context)
+  ) throws(Z3Error) -> Answer {
+    let solver = try Z3Solver(context)
     solver.assert(context.and(model.variables.indices.map { encoding.inDomain($0, state[$0]!) }))
     solver.assert(encoding.validConfiguration(state))
     var current = initial
@@ -60,7 +60,7 @@ struct BackwardFixpoint {
       let next = model.steps.indices.map { context.simplify(update(current, $0)) }
       solver.push()
       solver.assert(context.or(model.steps.indices.map { context.and([next[$0], context.not(current[$0])]) }))
-      let grew = solver.check()
+      let grew = try solver.check()
       solver.pop()
       current = next
       switch grew {
@@ -74,7 +74,7 @@ struct BackwardFixpoint {
         defer { solver.pop() }
         solver.assert(assumption)
         solver.assert(startIsBad(atStart))
-        switch solver.check() {
+        switch try solver.check() {
         case .unsatisfiable: return .proven(iterations: iteration, invariant: current)
         case .unknown(let reason): return .unknown(reason)
         case .satisfiable:
@@ -88,9 +88,9 @@ struct BackwardFixpoint {
   }
 
   /// Can a bad case be reached from signIn under some valid configuration?
-  func canReach(_ cases: [InvariantConditions.Case], assumption: Z3Term? = nil) -> Answer {
+  func canReach(_ cases: [InvariantConditions.Case], assumption: Z3Term? = nil) throws(Z3Error) -> Answer {
     let initial = model.steps.indices.map { s in context.or(cases.filter { $0.step == s }.map(\.condition)) }
-    return solve(initial: initial, assumption: assumption ?? context.bool(true), startIsBad: { $0 }) { current, s in
+    return try solve(initial: initial, assumption: assumption ?? context.bool(true), startIsBad: { $0 }) { current, s in
       var ways = [current[s]]
       for branch in encoding.system.branches where branch.step == s {
         guard let target = branch.target else { continue }
@@ -101,9 +101,9 @@ struct BackwardFixpoint {
   }
 
   /// Does every path from signIn reach done or a restart, under every valid configuration?
-  func allPathsEnd() -> Answer {
+  func allPathsEnd() throws(Z3Error) -> Answer {
     let initial = model.steps.map { context.bool($0.isTerminal) }
-    return solve(initial: initial, assumption: context.bool(true), startIsBad: { context.not($0) }) { current, s in
+    return try solve(initial: initial, assumption: context.bool(true), startIsBad: { context.not($0) }) { current, s in
       if model.steps[s].isTerminal { return context.bool(true) }
       let branches = encoding.system.branches.filter { $0.step == s }
       let some = context.or(branches.map { conditions.enabled($0, state) })
@@ -116,10 +116,10 @@ struct BackwardFixpoint {
   }
 
   /// For every valid configuration where `canSignIn` holds, can done be reached?
-  func doneReachable() -> Answer {
+  func doneReachable() throws(Z3Error) -> Answer {
     let done = model.steps.indices.filter { model.steps[$0].kind == .signedIn }.map { ($0, context.bool(true)) }
     let initial = model.steps.indices.map { s in context.or(done.filter { $0.0 == s }.map(\.1)) }
-    return solve(
+    return try solve(
       initial: initial, assumption: encoding.boolTerm(model.canSignIn ?? .true, state),
       startIsBad: { context.not($0) }
     ) { current, s in

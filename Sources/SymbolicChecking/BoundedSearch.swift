@@ -21,12 +21,12 @@ struct BoundedSearch {
     private(set) var steps: [Z3Term] = []
     private(set) var flows: [[Int: Z3Term]] = []
 
-    init(model: SignInModel, timeoutMilliseconds: UInt32) {
+    init(model: SignInModel, timeoutMilliseconds: UInt32) throws(Z3Error) {
       self.model = model
-      context = Z3Context(timeoutMilliseconds: timeoutMilliseconds)
+      context = try Z3Context(timeoutMilliseconds: timeoutMilliseconds)
       encoding = Z3Encoding(model: model, context: context)
       conditions = InvariantConditions(encoding: encoding)
-      solver = Z3Solver(context)
+      solver = try Z3Solver(context)
       config = encoding.constants(model.configurationIndices)
       solver.assert(encoding.validConfiguration(config))
     }
@@ -58,11 +58,11 @@ struct BoundedSearch {
     }
 
     /// Is `condition` satisfiable on the path so far? Returns the model's value of `term` if so.
-    func check(_ condition: Z3Term, value term: Z3Term) -> (Z3Result, Int?) {
+    func check(_ condition: Z3Term, value term: Z3Term) throws(Z3Error) -> (Z3Result, Int?) {
       solver.push()
       defer { solver.pop() }
       solver.assert(condition)
-      let result = solver.check()
+      let result = try solver.check()
       return (result, result == .satisfiable ? solver.integerValue(of: term) : nil)
     }
   }
@@ -71,8 +71,8 @@ struct BoundedSearch {
   /// one of `cases` holds (or, with `cycle`, a state repeats), or nil within `maxDepth`.
   func findConfiguration(
     cases: (InvariantConditions, [Int: Z3Term]) -> [InvariantConditions.Case], cycle: Bool = false
-  ) -> [Int]? {
-    let path = Unrolling(model: model, timeoutMilliseconds: timeoutMilliseconds)
+  ) throws(Z3Error) -> [Int]? {
+    let path = try Unrolling(model: model, timeoutMilliseconds: timeoutMilliseconds)
     let context = path.context
     for depth in 0...maxDepth {
       let (s, state) = path.extend()
@@ -86,7 +86,7 @@ struct BoundedSearch {
       }
       path.solver.push()
       path.solver.assert(context.or(bad))
-      let result = path.solver.check()
+      let result = try path.solver.check()
       defer { path.solver.pop() }
       if result == .satisfiable {
         return model.configurationIndices.map { path.solver.integerValue(of: path.config[$0]!) ?? model.variables[$0].domain.values[0] }
@@ -98,18 +98,19 @@ struct BoundedSearch {
 
   /// The steps some path of at most `maxDepth` calls reaches (under some configuration):
   /// witnesses for `stepsReachable`, found with one incremental solver.
-  func reachableSteps() -> Set<Int> {
-    let path = Unrolling(model: model, timeoutMilliseconds: timeoutMilliseconds)
+  func reachableSteps() throws(Z3Error) -> Set<Int> {
+    let path = try Unrolling(model: model, timeoutMilliseconds: timeoutMilliseconds)
     let context = path.context
     var found: Set<Int> = []
     for _ in 0...maxDepth {
       let (s, _) = path.extend()
       while found.count < model.steps.count {
         let missing = context.or(model.steps.indices.filter { !found.contains($0) }.map { context.equal(s, context.int($0)) })
-        guard case (.satisfiable, let value?) = path.check(missing, value: s) else { break }
+        guard case (.satisfiable, let value?) = try path.check(missing, value: s) else { break }
         found.insert(value)
       }
-      if found.count == model.steps.count || path.solver.check() != .satisfiable { break }
+      if found.count == model.steps.count { break }
+      if try path.solver.check() != .satisfiable { break }
     }
     return found
   }

@@ -22,14 +22,14 @@ final class HornProblem {
     encoding.model.configurationIndices.map { config[$0]! } + [step] + encoding.model.flowIndices.map { flow[$0]! }
   }
 
-  init(model: SignInModel, timeoutMilliseconds: UInt32) {
-    context = Z3Context()
+  init(model: SignInModel, timeoutMilliseconds: UInt32) throws(Z3Error) {
+    context = try Z3Context()
     encoding = Z3Encoding(model: model, context: context)
-    fixedpoint = Z3Fixedpoint(context, timeoutMilliseconds: timeoutMilliseconds)
+    fixedpoint = try Z3Fixedpoint(context, timeoutMilliseconds: timeoutMilliseconds)
     config = encoding.constants(model.configurationIndices)
     flow = encoding.constants(model.flowIndices)
     step = context.intConstant("step")
-    reach = context.relation("Reach", arity: model.variables.count + 1)
+    reach = try context.relation("Reach", arity: model.variables.count + 1)
     fixedpoint.register(reach)
 
     // Init: every valid configuration starts at signIn with the initial flow values.
@@ -62,9 +62,9 @@ final class HornProblem {
 
   /// A question: is there a reachable state at `step` where `condition` holds?
   /// Several cases make one question (their disjunction).
-  func question(_ cases: [(step: Int, condition: Z3Term)]) -> Z3Relation {
+  func question(_ cases: [(step: Int, condition: Z3Term)]) throws(Z3Error) -> Z3Relation {
     questions += 1
-    let relation = context.relation("Question\(questions)", arity: 0)
+    let relation = try context.relation("Question\(questions)", arity: 0)
     fixedpoint.register(relation)
     for c in cases {
       let body = context.and([reach(arguments(step: context.int(c.step), state)), c.condition])
@@ -75,12 +75,12 @@ final class HornProblem {
 
   /// Liveness to safety: `Track` follows a path from a saved state; a path that comes back
   /// to the saved state is a cycle among non-terminal steps.
-  func cycleQuestion() -> Z3Relation {
+  func cycleQuestion() throws(Z3Error) -> Z3Relation {
     let savedStep = context.intConstant("saved.step")
     let saved = encoding.constants(model.flowIndices, prefix: "saved.")
-    let track = context.relation("Track", arity: model.variables.count + 2 + model.flowIndices.count)
+    let track = try context.relation("Track", arity: model.variables.count + 2 + model.flowIndices.count)
     fixedpoint.register(track)
-    func trackArgs(_ s: Z3Term, _ values: [Int: Z3Term]) -> [Z3Term] {
+    func trackArgs(_ s: Z3Term, _ values: [Int: Z3Term]) throws(Z3Error) -> [Z3Term] {
       arguments(step: s, values) + [savedStep] + model.flowIndices.map { saved[$0]! }
     }
     let everything = allVariables + [savedStep] + model.flowIndices.map { saved[$0]! }
@@ -97,16 +97,16 @@ final class HornProblem {
         track(arguments(step: context.int(target), post) + [context.int(branch.step)] + model.flowIndices.map { flow[$0]! }))))
       // Keep moving with the saved state unchanged.
       fixedpoint.addRule(context.forAll(everything, context.implies(
-        context.and([track(trackArgs(context.int(branch.step), pre)), move]),
-        track(trackArgs(context.int(target), post)))))
+        context.and([track(try trackArgs(context.int(branch.step), pre)), move]),
+        track(try trackArgs(context.int(target), post)))))
     }
     questions += 1
-    let relation = context.relation("Question\(questions)", arity: 0)
+    let relation = try context.relation("Question\(questions)", arity: 0)
     fixedpoint.register(relation)
     let back = context.and([context.equal(step, savedStep)] + model.flowIndices.map { context.equal(flow[$0]!, saved[$0]!) })
-    fixedpoint.addRule(context.forAll(everything, context.implies(context.and([track(trackArgs(step, state)), back]), relation([]))))
+    fixedpoint.addRule(context.forAll(everything, context.implies(context.and([track(try trackArgs(step, state)), back]), relation([]))))
     return relation
   }
 
-  func ask(_ relation: Z3Relation) -> Z3Result { fixedpoint.query(relation) }
+  func ask(_ relation: Z3Relation) throws(Z3Error) -> Z3Result { try fixedpoint.query(relation) }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Holds a result across threads; the semaphore in `onLargeStack` orders the accesses.
+/// Holds a result across threads. `@unchecked Sendable` is safe: the worker thread writes
+/// `value` once before signalling the semaphore, and the caller reads it only after waiting.
 private final class ResultBox<T>: @unchecked Sendable {
   var value: T?
 }

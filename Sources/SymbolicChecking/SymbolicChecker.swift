@@ -10,8 +10,11 @@ public enum ProofVerdict: Sendable, Equatable {
   case vacuous(reason: String)
   /// Violated; the counterexample was replayed through the explicit semantics.
   case violated(Counterexample)
-  /// Z3 gave no answer (time-out, memory cap) or the engines could not agree on a trace.
+  /// Z3 gave no answer (time-out, memory cap).
   case unknown(reason: String)
+  /// Something went wrong in signin-spec or Z3: Z3 reported an error, or it found a
+  /// violation the explicit engine does not confirm (the engines disagree).
+  case failed(reason: String)
 }
 
 /// One invariant's proof attempt.
@@ -75,18 +78,23 @@ public struct SymbolicChecker: Sendable {
 
   func prove(_ invariant: Invariant, explain: Bool) -> ProofResult {
     let start = DispatchTime.now()
-    let (verdict, method, explanation) = decide(invariant, explain: explain)
+    let verdict: ProofVerdict, method: String, explanation: String?
+    do {
+      (verdict, method, explanation) = try decide(invariant, explain: explain)
+    } catch {
+      (verdict, method, explanation) = (.failed(reason: error.description), "Z3", nil)
+    }
     return ProofResult(invariant: invariant, verdict: verdict, seconds: elapsed(since: start), method: method, explanation: explanation)
   }
 
-  private func decide(_ invariant: Invariant, explain: Bool) -> (ProofVerdict, String, String?) {
-    if !constraintsSatisfiable() {
+  private func decide(_ invariant: Invariant, explain: Bool) throws(Z3Error) -> (ProofVerdict, String, String?) {
+    if try !constraintsSatisfiable() {
       return (.vacuous(reason: "no configuration satisfies the constraints"), "Z3 (SMT)", nil)
     }
-    if engine == .fixpoint { return decideByFixpoint(invariant, explain: explain) }
+    if engine == .fixpoint { return try decideByFixpoint(invariant, explain: explain) }
     switch invariant {
     case .doneReachable:
-      switch BackwardFixpoint(model: model, timeoutMilliseconds: timeoutMilliseconds).doneReachable() {
+      switch try BackwardFixpoint(model: model, timeoutMilliseconds: timeoutMilliseconds).doneReachable() {
       case .proven(let n, _): return (.proven, "backward fixpoint, \(n) iterations (Z3 SMT)", nil)
       case .unknown(let reason): return (.unknown(reason: describe(reason)), "backward fixpoint (Z3 SMT)", nil)
       case .violated(let configuration):
@@ -95,8 +103,8 @@ public struct SymbolicChecker: Sendable {
     case .stepsReachable:
       var unreachable: [String] = []
       for s in model.steps.indices {
-        let problem = HornProblem(model: model, timeoutMilliseconds: timeoutMilliseconds)
-        switch problem.ask(problem.question([(s, problem.context.bool(true))])) {
+        let problem = try HornProblem(model: model, timeoutMilliseconds: timeoutMilliseconds)
+        switch try problem.ask(try problem.question([(s, problem.context.bool(true))])) {
         case .unsatisfiable: unreachable.append(model.steps[s].id)
         case .satisfiable: break
         case .unknown(let reason): return (.unknown(reason: "step \(model.steps[s].id): \(describe(reason))"), "Spacer (CHC)", nil)
@@ -107,22 +115,22 @@ public struct SymbolicChecker: Sendable {
         invariant: .stepsReachable, message: "unreachable under every configuration: " + unreachable.joined(separator: ", "),
         configuration: [], steps: [], loopStartsAt: nil)), "Spacer (CHC)", nil)
     default:
-      return safety(invariant, explain: explain)
+      return try safety(invariant, explain: explain)
     }
   }
 
-  private func safety(_ invariant: Invariant, explain: Bool) -> (ProofVerdict, String, String?) {
+  private func safety(_ invariant: Invariant, explain: Bool) throws(Z3Error) -> (ProofVerdict, String, String?) {
     let method = invariant == .terminates ? "Spacer (CHC): dead ends, and cycles via a saved-state copy" : "Spacer (CHC)"
-    let problem = HornProblem(model: model, timeoutMilliseconds: timeoutMilliseconds)
+    let problem = try HornProblem(model: model, timeoutMilliseconds: timeoutMilliseconds)
     let conditions = InvariantConditions(encoding: problem.encoding)
-    var questions = [problem.question(conditions.bad(invariant, problem.state))]
-    if invariant == .terminates { questions.append(problem.cycleQuestion()) }
+    var questions = [try problem.question(conditions.bad(invariant, problem.state))]
+    if invariant == .terminates { questions.append(try problem.cycleQuestion()) }
     for (i, question) in questions.enumerated() {
-      switch problem.ask(question) {
+      switch try problem.ask(question) {
       case .satisfiable:
         let cycle = i == 1
         let search = BoundedSearch(model: model, maxDepth: maxDepth, timeoutMilliseconds: timeoutMilliseconds)
-        guard let configuration = search.findConfiguration(cases: { cycle ? [] : $0.bad(invariant, $1) }, cycle: cycle) else {
+        guard let configuration = try search.findConfiguration(cases: { cycle ? [] : $0.bad(invariant, $1) }, cycle: cycle) else {
           return (.unknown(reason: "Spacer found a violation but bounded search found no path within \(maxDepth) calls"), method, nil)
         }
         return (replay(invariant, configuration), method, nil)
@@ -135,10 +143,10 @@ public struct SymbolicChecker: Sendable {
     let explanation = explain ? InvariantPrinter(model: model).render(problem) : nil
     // Non-vacuity: each witness must be reachable (a fresh problem per question).
     for reason in conditions.witnesses(invariant, problem.state).map(\.reason) {
-      let witness = HornProblem(model: model, timeoutMilliseconds: timeoutMilliseconds)
+      let witness = try HornProblem(model: model, timeoutMilliseconds: timeoutMilliseconds)
       let cases = InvariantConditions(encoding: witness.encoding).witnesses(invariant, witness.state)
         .first { $0.reason == reason }?.cases ?? []
-      switch witness.ask(witness.question(cases)) {
+      switch try witness.ask(try witness.question(cases)) {
       case .unsatisfiable: return (.vacuous(reason: reason), method, explanation)
       case .unknown(let why): return (.unknown(reason: "witness for non-vacuity: \(describe(why))"), method, explanation)
       case .satisfiable: continue
@@ -147,10 +155,10 @@ public struct SymbolicChecker: Sendable {
     return (.proven, method, explanation)
   }
 
-  private func decideByFixpoint(_ invariant: Invariant, explain: Bool) -> (ProofVerdict, String, String?) {
-    func fresh() -> BackwardFixpoint { BackwardFixpoint(model: model, timeoutMilliseconds: timeoutMilliseconds) }
+  private func decideByFixpoint(_ invariant: Invariant, explain: Bool) throws(Z3Error) -> (ProofVerdict, String, String?) {
+    func fresh() throws(Z3Error) -> BackwardFixpoint { try BackwardFixpoint(model: model, timeoutMilliseconds: timeoutMilliseconds) }
     let method = "backward fixpoint (Z3)"
-    func conclude(_ answer: BackwardFixpoint.Answer, _ fixpoint: BackwardFixpoint, negate: Bool) -> (ProofVerdict, String, String?)? {
+    func conclude(_ answer: BackwardFixpoint.Answer, _ fixpoint: BackwardFixpoint, negate: Bool) throws(Z3Error) -> (ProofVerdict, String, String?)? {
       switch answer {
       case .violated(let configuration): return (replay(invariant, configuration), method, nil)
       case .unknown(let reason): return (.unknown(reason: describe(reason)), method, nil)
@@ -162,18 +170,18 @@ public struct SymbolicChecker: Sendable {
     }
     switch invariant {
     case .terminates:
-      let f = fresh()
-      return conclude(f.allPathsEnd(), f, negate: false)!
+      let f = try fresh()
+      return try conclude(try f.allPathsEnd(), f, negate: false)!
     case .doneReachable:
-      let f = fresh()
-      return conclude(f.doneReachable(), f, negate: false)!
+      let f = try fresh()
+      return try conclude(try f.doneReachable(), f, negate: false)!
     case .stepsReachable:
       // Bounded search finds paths to most steps at once; only the others need a proof.
-      let witnessed = BoundedSearch(model: model, maxDepth: maxDepth, timeoutMilliseconds: timeoutMilliseconds).reachableSteps()
+      let witnessed = try BoundedSearch(model: model, maxDepth: maxDepth, timeoutMilliseconds: timeoutMilliseconds).reachableSteps()
       var unreachable: [String] = []
       for s in model.steps.indices where !witnessed.contains(s) {
-        let f = fresh()
-        switch f.canReach([(s, f.context.bool(true))]) {
+        let f = try fresh()
+        switch try f.canReach([(s, f.context.bool(true))]) {
         case .proven: unreachable.append(model.steps[s].id)
         case .violated: break
         case .unknown(let reason): return (.unknown(reason: "step \(model.steps[s].id): \(describe(reason))"), method, nil)
@@ -186,20 +194,20 @@ public struct SymbolicChecker: Sendable {
         invariant: .stepsReachable, message: "unreachable under every configuration: " + unreachable.joined(separator: ", "),
         configuration: [], steps: [], loopStartsAt: nil)), method, nil)
     default:
-      let f = fresh()
-      let answer = f.canReach(f.conditions.bad(invariant, f.state))
+      let f = try fresh()
+      let answer = try f.canReach(f.conditions.bad(invariant, f.state))
       var explanation: String? = nil
       var iterations = 0
       if case .proven(let n, let sets) = answer {
         iterations = n
         explanation = explain ? InvariantPrinter(model: model).render(sets, in: f, negate: true) : nil
-      } else if let decided = conclude(answer, f, negate: true) {
+      } else if let decided = try conclude(answer, f, negate: true) {
         return decided
       }
       for reason in f.conditions.witnesses(invariant, f.state).map(\.reason) {
-        let w = fresh()
+        let w = try fresh()
         let cases = w.conditions.witnesses(invariant, w.state).first { $0.reason == reason }?.cases ?? []
-        switch w.canReach(cases) {
+        switch try w.canReach(cases) {
         case .proven: return (.vacuous(reason: reason), method, explanation)
         case .unknown(let why): return (.unknown(reason: "witness for non-vacuity: \(describe(why))"), method, explanation)
         case .violated: continue
@@ -219,12 +227,12 @@ public struct SymbolicChecker: Sendable {
     }
   }
 
-  private func constraintsSatisfiable() -> Bool {
-    let context = Z3Context(timeoutMilliseconds: timeoutMilliseconds)
+  private func constraintsSatisfiable() throws(Z3Error) -> Bool {
+    let context = try Z3Context(timeoutMilliseconds: timeoutMilliseconds)
     let encoding = Z3Encoding(model: model, context: context)
-    let solver = Z3Solver(context)
+    let solver = try Z3Solver(context)
     solver.assert(encoding.validConfiguration(encoding.constants(model.configurationIndices)))
-    return solver.check() != .unsatisfiable
+    return try solver.check() != .unsatisfiable
   }
 
   /// Runs the explicit engine on the configuration Z3 found; only a violation it confirms
@@ -233,7 +241,7 @@ public struct SymbolicChecker: Sendable {
     let report = ExplicitChecker(model: model, jobs: 1).check(invariants: [invariant], configuration: configuration)
     if case .violated(let counterexample)? = report.results.first?.verdict { return .violated(counterexample) }
     let values = model.configurationIndices.map { "\(model.variables[$0].name) = \(model.variables[$0].domain.render(configuration[$0]))" }
-    return .unknown(reason: "internal error: Z3 reports a violation the explicit engine does not confirm for "
+    return .failed(reason: "Z3 reports a violation the explicit engine does not confirm for "
       + values.joined(separator: ", "))
   }
 }

@@ -7,140 +7,208 @@ import Foundation
 private let timedCallLock = NSLock()
 
 /// The version of the linked Z3 library, e.g. "4.8.12.0".
-public func z3Version() -> String {
+package func z3Version() -> String {
   var major: UInt32 = 0, minor: UInt32 = 0, build: UInt32 = 0, revision: UInt32 = 0
   Z3_get_version(&major, &minor, &build, &revision)
   return "\(major).\(minor).\(build).\(revision)"
 }
 
+/// An error Z3 reported through its error handler (a bad argument, an exhausted resource),
+/// thrown by the next query on the context instead of reaching a null result.
+package struct Z3Error: Error, Sendable, Equatable, CustomStringConvertible {
+  package let code: Int
+  package let message: String
+  package var description: String { "Z3 error \(code): \(message)" }
+}
+
+/// The first error per context, recorded by the C error handler (a plain C function, so it
+/// cannot capture its `Z3Context`). Shared by every thread that owns a context, hence the
+/// lock; each entry is written by Z3 on the owning thread and read by that same context.
+private enum Z3ErrorLog {
+  nonisolated(unsafe) static var errors: [OpaquePointer: Z3Error] = [:]
+  static let lock = NSLock()
+
+  static func record(_ context: Z3_context?, _ code: Z3_error_code) {
+    guard let context else { return }
+    let message = Z3_get_error_msg(context, code).map { String(cString: $0) } ?? "unknown error"
+    lock.lock()
+    defer { lock.unlock() }
+    if errors[context] == nil { errors[context] = Z3Error(code: Int(code.rawValue), message: message) }
+  }
+
+  static func take(_ context: Z3_context) -> Z3Error? {
+    lock.lock()
+    defer { lock.unlock() }
+    return errors.removeValue(forKey: context)
+  }
+}
+
 /// Sets a Z3 global parameter, e.g. `memory_max_size` (megabytes) for every context.
-public func z3SetGlobalParameter(_ name: String, _ value: String) {
+package func z3SetGlobalParameter(_ name: String, _ value: String) {
   Z3_global_param_set(name, value)
 }
 
 /// Owns one reference-counted Z3 context (`Z3_mk_context_rc`); every `Z3Term` made from
 /// it holds a reference and releases it when dropped, so long runs do not leak.
-public final class Z3Context: @unchecked Sendable {
+///
+/// Not `Sendable`: a Z3 context is not thread-safe, so a context and everything made from
+/// it (terms, relations, solvers) stay on the thread that created them.
+package final class Z3Context {
   let raw: Z3_context
+  /// The literal `false`, standing in for a term Z3 failed to make (its error is recorded).
+  private let falseLiteral: Z3_ast
 
   /// Creates a context; `timeoutMilliseconds` bounds every solver query made from it.
-  public init(timeoutMilliseconds: UInt32? = nil) {
-    let config = Z3_mk_config()!
+  /// - Throws: `Z3Error` when Z3 cannot make one (out of memory).
+  package init(timeoutMilliseconds: UInt32? = nil) throws(Z3Error) {
+    guard let config = Z3_mk_config() else { throw Z3Error(code: -1, message: "Z3_mk_config failed") }
     if let timeoutMilliseconds {
       Z3_set_param_value(config, "timeout", String(timeoutMilliseconds))
     }
-    raw = Z3_mk_context_rc(config)
+    let context = Z3_mk_context_rc(config)
     Z3_del_config(config)
-    // Errors are reported through Z3_get_error_code instead of aborting the process.
-    Z3_set_error_handler(raw, { _, _ in })
+    guard let context else { throw Z3Error(code: -1, message: "Z3_mk_context_rc failed") }
+    guard let falseLiteral = Z3_mk_false(context) else {
+      Z3_del_context(context)
+      throw Z3Error(code: -1, message: "Z3_mk_false failed")
+    }
+    Z3_inc_ref(context, falseLiteral)
+    raw = context
+    self.falseLiteral = falseLiteral
+    // Errors are recorded, not fatal; the next query on this context throws them.
+    Z3_set_error_handler(raw, { context, code in Z3ErrorLog.record(context, code) })
   }
 
-  deinit { Z3_del_context(raw) }
+  deinit {
+    _ = Z3ErrorLog.take(raw)
+    Z3_dec_ref(raw, falseLiteral)
+    Z3_del_context(raw)
+  }
+
+  /// Throws the first error Z3 reported on this context since the last call.
+  package func throwIfFailed() throws(Z3Error) {
+    if let error = takeError() { throw error }
+  }
+
+  /// The first error Z3 reported on this context since the last call, cleared.
+  func takeError() -> Z3Error? { Z3ErrorLog.take(raw) }
+
+  /// A term for `ast`, or `false` (with an error recorded) when Z3 returned none.
+  func term(_ ast: Z3_ast?) -> Z3Term {
+    if let ast { return Z3Term(self, ast) }
+    Z3ErrorLog.record(raw, Z3_INTERNAL_FATAL)
+    return Z3Term(self, falseLiteral)
+  }
 
   var intSort: Z3_sort { Z3_mk_int_sort(raw) }
 
   /// An integer constant named `name`.
-  public func intConstant(_ name: String) -> Z3Term {
-    Z3Term(self, Z3_mk_const(raw, Z3_mk_string_symbol(raw, name), intSort))
+  package func intConstant(_ name: String) -> Z3Term {
+    self.term(Z3_mk_const(raw, Z3_mk_string_symbol(raw, name), intSort))
   }
 
   /// The integer literal `value`.
-  public func int(_ value: Int) -> Z3Term {
-    Z3Term(self, Z3_mk_int64(raw, Int64(value), intSort))
+  package func int(_ value: Int) -> Z3Term {
+    self.term(Z3_mk_int64(raw, Int64(value), intSort))
   }
 
-  public func bool(_ value: Bool) -> Z3Term { Z3Term(self, value ? Z3_mk_true(raw) : Z3_mk_false(raw)) }
+  package func bool(_ value: Bool) -> Z3Term { self.term(value ? Z3_mk_true(raw) : Z3_mk_false(raw)) }
 
-  public func and(_ terms: [Z3Term]) -> Z3Term {
+  package func and(_ terms: [Z3Term]) -> Z3Term {
     if terms.isEmpty { return bool(true) }
     if terms.count == 1 { return terms[0] }
     let args: [Z3_ast?] = terms.map(\.raw)
-    return Z3Term(self, Z3_mk_and(raw, UInt32(args.count), args))
+    return self.term(Z3_mk_and(raw, UInt32(args.count), args))
   }
 
-  public func or(_ terms: [Z3Term]) -> Z3Term {
+  package func or(_ terms: [Z3Term]) -> Z3Term {
     if terms.isEmpty { return bool(false) }
     if terms.count == 1 { return terms[0] }
     let args: [Z3_ast?] = terms.map(\.raw)
-    return Z3Term(self, Z3_mk_or(raw, UInt32(args.count), args))
+    return self.term(Z3_mk_or(raw, UInt32(args.count), args))
   }
 
-  public func not(_ term: Z3Term) -> Z3Term { Z3Term(self, Z3_mk_not(raw, term.raw)) }
-  public func implies(_ a: Z3Term, _ b: Z3Term) -> Z3Term { Z3Term(self, Z3_mk_implies(raw, a.raw, b.raw)) }
-  public func equal(_ a: Z3Term, _ b: Z3Term) -> Z3Term { Z3Term(self, Z3_mk_eq(raw, a.raw, b.raw)) }
-  public func less(_ a: Z3Term, _ b: Z3Term) -> Z3Term { Z3Term(self, Z3_mk_lt(raw, a.raw, b.raw)) }
-  public func lessOrEqual(_ a: Z3Term, _ b: Z3Term) -> Z3Term { Z3Term(self, Z3_mk_le(raw, a.raw, b.raw)) }
-  public func ite(_ c: Z3Term, _ a: Z3Term, _ b: Z3Term) -> Z3Term { Z3Term(self, Z3_mk_ite(raw, c.raw, a.raw, b.raw)) }
+  package func not(_ term: Z3Term) -> Z3Term { self.term(Z3_mk_not(raw, term.raw)) }
+  package func implies(_ a: Z3Term, _ b: Z3Term) -> Z3Term { self.term(Z3_mk_implies(raw, a.raw, b.raw)) }
+  package func equal(_ a: Z3Term, _ b: Z3Term) -> Z3Term { self.term(Z3_mk_eq(raw, a.raw, b.raw)) }
+  package func less(_ a: Z3Term, _ b: Z3Term) -> Z3Term { self.term(Z3_mk_lt(raw, a.raw, b.raw)) }
+  package func lessOrEqual(_ a: Z3Term, _ b: Z3Term) -> Z3Term { self.term(Z3_mk_le(raw, a.raw, b.raw)) }
+  package func ite(_ c: Z3Term, _ a: Z3Term, _ b: Z3Term) -> Z3Term { self.term(Z3_mk_ite(raw, c.raw, a.raw, b.raw)) }
 
-  public func add(_ a: Z3Term, _ b: Z3Term) -> Z3Term {
+  package func add(_ a: Z3Term, _ b: Z3Term) -> Z3Term {
     let args: [Z3_ast?] = [a.raw, b.raw]
-    return Z3Term(self, Z3_mk_add(raw, 2, args))
+    return self.term(Z3_mk_add(raw, 2, args))
   }
 
-  public func subtract(_ a: Z3Term, _ b: Z3Term) -> Z3Term {
+  package func subtract(_ a: Z3Term, _ b: Z3Term) -> Z3Term {
     let args: [Z3_ast?] = [a.raw, b.raw]
-    return Z3Term(self, Z3_mk_sub(raw, 2, args))
+    return self.term(Z3_mk_sub(raw, 2, args))
   }
 
   /// Z3's simplifier.
-  public func simplify(_ term: Z3Term) -> Z3Term { Z3Term(self, Z3_simplify(raw, term.raw)) }
+  package func simplify(_ term: Z3Term) -> Z3Term { self.term(Z3_simplify(raw, term.raw)) }
 
   /// `term` with each constant in `from` replaced by the term at the same index in `to`.
-  public func substitute(_ term: Z3Term, _ from: [Z3Term], _ to: [Z3Term]) -> Z3Term {
+  package func substitute(_ term: Z3Term, _ from: [Z3Term], _ to: [Z3Term]) -> Z3Term {
     let f: [Z3_ast?] = from.map(\.raw), t: [Z3_ast?] = to.map(\.raw)
-    return Z3Term(self, Z3_substitute(raw, term.raw, UInt32(f.count), f, t))
+    return self.term(Z3_substitute(raw, term.raw, UInt32(f.count), f, t))
   }
 
   /// `∀ variables. body`, with `variables` given as constants.
-  public func forAll(_ variables: [Z3Term], _ body: Z3Term) -> Z3Term {
+  package func forAll(_ variables: [Z3Term], _ body: Z3Term) -> Z3Term {
     if variables.isEmpty { return body }
     let apps: [Z3_app?] = variables.map { Z3_to_app(raw, $0.raw) }
-    return Z3Term(self, Z3_mk_forall_const(raw, 0, UInt32(apps.count), apps, 0, nil, body.raw))
+    return self.term(Z3_mk_forall_const(raw, 0, UInt32(apps.count), apps, 0, nil, body.raw))
   }
 
   /// A relation over integers, for the fixedpoint engine.
-  public func relation(_ name: String, arity: Int) -> Z3Relation {
+  package func relation(_ name: String, arity: Int) throws(Z3Error) -> Z3Relation {
     let domain: [Z3_sort?] = Array(repeating: intSort, count: arity)
-    let decl = Z3_mk_func_decl(raw, Z3_mk_string_symbol(raw, name), UInt32(arity), domain, Z3_mk_bool_sort(raw))!
+    guard let decl = Z3_mk_func_decl(raw, Z3_mk_string_symbol(raw, name), UInt32(arity), domain, Z3_mk_bool_sort(raw))
+    else {
+      try throwIfFailed()
+      throw Z3Error(code: -1, message: "Z3_mk_func_decl returned no declaration for \(name)")
+    }
     return Z3Relation(self, decl)
   }
 
   /// The last error Z3 reported on this context, if any.
-  public var lastError: String? {
+  package var lastError: String? {
     let code = Z3_get_error_code(raw)
     if code == Z3_OK { return nil }
-    return String(cString: Z3_get_error_msg(raw, code))
+    return Z3_get_error_msg(raw, code).map { String(cString: $0) } ?? "error \(code.rawValue)"
   }
 }
 
-/// A Z3 AST that keeps its context alive and its reference count balanced.
-public final class Z3Term: @unchecked Sendable {
+/// A Z3 AST that keeps its context alive and its reference count balanced; confined to
+/// its context's thread like the context.
+package final class Z3Term {
   let context: Z3Context
   let raw: Z3_ast
 
-  init(_ context: Z3Context, _ raw: Z3_ast?) {
+  init(_ context: Z3Context, _ raw: Z3_ast) {
     self.context = context
-    self.raw = raw!
+    self.raw = raw
     Z3_inc_ref(context.raw, self.raw)
   }
 
   deinit { Z3_dec_ref(context.raw, raw) }
 
-  public static func > (lhs: Z3Term, rhs: Z3Term) -> Z3Term { lhs.context.less(rhs, lhs) }
-  public static func < (lhs: Z3Term, rhs: Z3Term) -> Z3Term { lhs.context.less(lhs, rhs) }
-  public static func == (lhs: Z3Term, rhs: Z3Term) -> Z3Term { lhs.context.equal(lhs, rhs) }
-  public static func && (lhs: Z3Term, rhs: Z3Term) -> Z3Term { lhs.context.and([lhs, rhs]) }
+  package static func > (lhs: Z3Term, rhs: Z3Term) -> Z3Term { lhs.context.less(rhs, lhs) }
+  package static func < (lhs: Z3Term, rhs: Z3Term) -> Z3Term { lhs.context.less(lhs, rhs) }
+  package static func == (lhs: Z3Term, rhs: Z3Term) -> Z3Term { lhs.context.equal(lhs, rhs) }
+  package static func && (lhs: Z3Term, rhs: Z3Term) -> Z3Term { lhs.context.and([lhs, rhs]) }
 
   /// Z3's own rendering of the term (SMT-LIB 2 syntax).
-  public var description: String { String(cString: Z3_ast_to_string(context.raw, raw)) }
+  package var description: String { Z3_ast_to_string(context.raw, raw).map { String(cString: $0) } ?? "?" }
 
   /// True for the literal `true` / `false` after simplification.
-  public var isTrue: Bool { Z3_get_bool_value(context.raw, raw) == Z3_L_TRUE }
-  public var isFalse: Bool { Z3_get_bool_value(context.raw, raw) == Z3_L_FALSE }
+  package var isTrue: Bool { Z3_get_bool_value(context.raw, raw) == Z3_L_TRUE }
+  package var isFalse: Bool { Z3_get_bool_value(context.raw, raw) == Z3_L_FALSE }
 }
 
-/// A relation symbol (an uninterpreted predicate over integers).
-public final class Z3Relation: @unchecked Sendable {
+/// A relation symbol (an uninterpreted predicate over integers); confined like its context.
+package final class Z3Relation {
   let context: Z3Context
   let decl: Z3_func_decl
 
@@ -153,48 +221,59 @@ public final class Z3Relation: @unchecked Sendable {
   deinit { Z3_dec_ref(context.raw, Z3_func_decl_to_ast(context.raw, decl)) }
 
   /// The application `R(arguments)`.
-  public func callAsFunction(_ arguments: [Z3Term]) -> Z3Term {
+  package func callAsFunction(_ arguments: [Z3Term]) -> Z3Term {
     let args: [Z3_ast?] = arguments.map(\.raw)
-    return Z3Term(context, Z3_mk_app(context.raw, decl, UInt32(args.count), args))
+    return context.term(Z3_mk_app(context.raw, decl, UInt32(args.count), args))
   }
 }
 
 /// The answer of a satisfiability or reachability query.
-public enum Z3Result: Equatable, Sendable {
+package enum Z3Result: Equatable, Sendable {
   case satisfiable, unsatisfiable
   case unknown(reason: String)
 }
 
-/// A Z3 solver over one context.
-public final class Z3Solver: @unchecked Sendable {
+/// A Z3 solver over one context; confined like its context.
+package final class Z3Solver {
   let context: Z3Context
   let raw: Z3_solver
 
-  public init(_ context: Z3Context) {
+  package init(_ context: Z3Context) throws(Z3Error) {
     self.context = context
-    raw = Z3_mk_solver(context.raw)
+    guard let solver = Z3_mk_solver(context.raw) else {
+      try context.throwIfFailed()
+      throw Z3Error(code: -1, message: "Z3_mk_solver failed")
+    }
+    raw = solver
     Z3_solver_inc_ref(context.raw, raw)
   }
 
   deinit { Z3_solver_dec_ref(context.raw, raw) }
 
-  public func assert(_ term: Z3Term) { Z3_solver_assert(context.raw, raw, term.raw) }
-  public func push() { Z3_solver_push(context.raw, raw) }
-  public func pop() { Z3_solver_pop(context.raw, raw, 1) }
+  package func assert(_ term: Z3Term) { Z3_solver_assert(context.raw, raw, term.raw) }
+  package func push() { Z3_solver_push(context.raw, raw) }
+  package func pop() { Z3_solver_pop(context.raw, raw, 1) }
 
-  public func check() -> Z3Result {
+  /// - Throws: `Z3Error` when Z3 reported an error on this context since the last query.
+  package func check() throws(Z3Error) -> Z3Result {
+    try context.throwIfFailed()
     timedCallLock.lock()
     let answer = Z3_solver_check(context.raw, raw)
     timedCallLock.unlock()
+    if let error = context.takeError() {
+      // A time limit or the memory cap cancels the query through the error handler too.
+      if answer == Z3_L_UNDEF { return .unknown(reason: error.message) }
+      throw error
+    }
     switch answer {
     case Z3_L_TRUE: return .satisfiable
     case Z3_L_FALSE: return .unsatisfiable
-    default: return .unknown(reason: String(cString: Z3_solver_get_reason_unknown(context.raw, raw)))
+    default: return .unknown(reason: text(Z3_solver_get_reason_unknown(context.raw, raw)))
     }
   }
 
   /// The integer value of `term` in the model of the last satisfiable `check()`.
-  public func integerValue(of term: Z3Term) -> Int? {
+  package func integerValue(of term: Z3Term) -> Int? {
     guard let model = Z3_solver_get_model(context.raw, raw) else { return nil }
     Z3_model_inc_ref(context.raw, model)
     defer { Z3_model_dec_ref(context.raw, model) }
@@ -208,56 +287,70 @@ public final class Z3Solver: @unchecked Sendable {
   }
 }
 
-/// Z3's fixedpoint engine (Spacer) over constrained Horn clauses.
-public final class Z3Fixedpoint: @unchecked Sendable {
+/// Z3's fixedpoint engine (Spacer) over constrained Horn clauses; confined like its context.
+package final class Z3Fixedpoint {
   let context: Z3Context
   let raw: Z3_fixedpoint
   private var ruleCount = 0
 
   /// - Parameter timeoutMilliseconds: bounds each `query`; hitting it answers `unknown`.
-  public init(_ context: Z3Context, timeoutMilliseconds: UInt32) {
+  package init(_ context: Z3Context, timeoutMilliseconds: UInt32) throws(Z3Error) {
     self.context = context
-    raw = Z3_mk_fixedpoint(context.raw)
+    guard let fixedpoint = Z3_mk_fixedpoint(context.raw) else {
+      try context.throwIfFailed()
+      throw Z3Error(code: -1, message: "Z3_mk_fixedpoint failed")
+    }
+    raw = fixedpoint
     Z3_fixedpoint_inc_ref(context.raw, raw)
-    let params = Z3_mk_params(context.raw)!
-    Z3_params_inc_ref(context.raw, params)
-    Z3_params_set_symbol(context.raw, params, Z3_mk_string_symbol(context.raw, "engine"), Z3_mk_string_symbol(context.raw, "spacer"))
-    Z3_params_set_uint(context.raw, params, Z3_mk_string_symbol(context.raw, "timeout"), timeoutMilliseconds)
-    Z3_fixedpoint_set_params(context.raw, raw, params)
-    Z3_params_dec_ref(context.raw, params)
+    // Without parameters (Z3 out of memory) the error is recorded and the first query throws.
+    if let params = Z3_mk_params(context.raw) {
+      Z3_params_inc_ref(context.raw, params)
+      Z3_params_set_symbol(
+        context.raw, params, Z3_mk_string_symbol(context.raw, "engine"), Z3_mk_string_symbol(context.raw, "spacer"))
+      Z3_params_set_uint(context.raw, params, Z3_mk_string_symbol(context.raw, "timeout"), timeoutMilliseconds)
+      Z3_fixedpoint_set_params(context.raw, raw, params)
+      Z3_params_dec_ref(context.raw, params)
+    }
   }
 
   deinit { Z3_fixedpoint_dec_ref(context.raw, raw) }
 
-  public func register(_ relation: Z3Relation) { Z3_fixedpoint_register_relation(context.raw, raw, relation.decl) }
+  package func register(_ relation: Z3Relation) { Z3_fixedpoint_register_relation(context.raw, raw, relation.decl) }
 
   /// Adds a Horn clause, already closed with `forAll`.
-  public func addRule(_ rule: Z3Term) {
+  package func addRule(_ rule: Z3Term) {
     ruleCount += 1
     Z3_fixedpoint_add_rule(context.raw, raw, rule.raw, Z3_mk_string_symbol(context.raw, "r\(ruleCount)"))
   }
 
   /// Is some application of `relation` derivable? `.satisfiable` means reachable.
-  public func query(_ relation: Z3Relation) -> Z3Result {
+  /// - Throws: `Z3Error` when Z3 reported an error on this context since the last query.
+  package func query(_ relation: Z3Relation) throws(Z3Error) -> Z3Result {
+    try context.throwIfFailed()
     var decls: [Z3_func_decl?] = [relation.decl]
     timedCallLock.lock()
     let answer = Z3_fixedpoint_query_relations(context.raw, raw, 1, &decls)
     timedCallLock.unlock()
+    if let error = context.takeError() {
+      // A time limit or the memory cap cancels the query through the error handler too.
+      if answer == Z3_L_UNDEF { return .unknown(reason: error.message) }
+      throw error
+    }
     switch answer {
     case Z3_L_TRUE: return .satisfiable
     case Z3_L_FALSE: return .unsatisfiable
-    default: return .unknown(reason: String(cString: Z3_fixedpoint_get_reason_unknown(context.raw, raw)))
+    default: return .unknown(reason: text(Z3_fixedpoint_get_reason_unknown(context.raw, raw)))
     }
   }
 
   /// After `.unsatisfiable`: the inductive invariant Z3 found for `relation`, over its
   /// arguments given as `arguments`; nil when Z3 has none to give.
-  public func invariant(of relation: Z3Relation, arguments: [Z3Term]) -> Z3Term? {
+  package func invariant(of relation: Z3Relation, arguments: [Z3Term]) -> Z3Term? {
     guard let cover = Z3_fixedpoint_get_cover_delta(context.raw, raw, -1, relation.decl) else { return nil }
-    let term = Z3Term(context, cover)
+    let term = context.term(cover)
     // The cover is over de Bruijn variables 0..n-1 in argument order.
     let args: [Z3_ast?] = arguments.map(\.raw)
-    return Z3Term(context, Z3_substitute_vars(context.raw, term.raw, UInt32(args.count), args))
+    return context.term(Z3_substitute_vars(context.raw, term.raw, UInt32(args.count), args))
   }
 }
 

@@ -1,3 +1,4 @@
+import ModelTestSupport
 import ArgumentParser
 import Dispatch
 import Foundation
@@ -10,7 +11,12 @@ import SignInClient
 /// Measures both engines on the shipped models and on scaled synthetic models.
 struct Bench: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Measure the explicit search and the Z3 proofs: time per model, states per second, scaling.")
+    abstract: "Measure the explicit search and the Z3 proofs: time per model, states per second, scaling.",
+    discussion: """
+      Examples:
+        signin-spec bench
+        signin-spec bench models/2023-swift.yaml
+      """)
 
   @OptionGroup var modelOptions: ModelOptions
 
@@ -22,6 +28,10 @@ struct Bench: AsyncParsableCommand {
 
   @Flag(help: "Also time the Spacer engine on each model (slow on the 2026 model).")
   var spacer = false
+
+  func validate() throws {
+    for k in factor { try OptionChecks.range(k, 1...64, "--factor") }
+  }
 
   static func time<T>(_ work: () -> T) -> (T, Double) {
     let start = DispatchTime.now()

@@ -10,6 +10,8 @@ enum ExitStatus {
   static let badModel = ExitCode(2)
   /// A bug in signin-spec itself.
   static let internalError = ExitCode(3)
+  /// Inconclusive: a resource limit was reached (verdict UNKNOWN) and nothing was violated.
+  static let inconclusive = ExitCode(4)
   /// Bad command-line usage (argument-parser's EX_USAGE).
   static let usage = ExitCode(64)
 }

@@ -1,15 +1,25 @@
+import ClientBugs
 import ArgumentParser
 import Dispatch
 import Foundation
 import Fuzzing
 import ModelChecking
+import Reporting
 import SignInClient
 import SignInModel
 
 /// Fuzzes the reference client (or a deliberately broken one) against the model.
 struct Fuzz: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Drive the reference client with random configurations, responses and faults; check every step against the model.")
+    abstract: "Drive the reference client with random configurations, responses and faults; check every step against the model.",
+    discussion: """
+      Examples:
+        signin-spec fuzz --time 30s --seed 42
+        signin-spec fuzz --runs 20000 --shard 2/4 --corpus corpus-2
+        signin-spec fuzz --runs 2000 --client stuckOnUnknownChallenge --no-save --format markdown
+      """)
+
+  enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, markdown }
 
   @Option(help: "The model (default: models/2026-all-platforms.yaml).")
   var model = "models/2026-all-platforms.yaml"
@@ -38,18 +48,22 @@ struct Fuzz: AsyncParsableCommand {
   @Flag(help: "Do not save failures.")
   var noSave = false
 
-  @Option(help: "Output format: text or json.")
-  var format: Verify.Format = .text
+  @Option(help: "Output format: text, json or markdown (for $GITHUB_STEP_SUMMARY).")
+  var format: Format = .text
 
   func validate() throws {
     if runs == nil && time == nil { throw ValidationError("give --runs N or --time DURATION") }
-    if let time, Self.seconds(time) == nil { throw ValidationError("--time takes 30s, 2m or a number of seconds, not '\(time)'") }
+    if let runs { try OptionChecks.range(runs, 1...1_000_000_000, "--runs") }
+    if let time { try OptionChecks.seconds(Self.seconds(time), time, "--time", limit: 7 * 86_400) }
     if client != "reference" && DeliberateBug(rawValue: client) == nil {
       let suggestion = Suggestions.closest(to: client, among: ["reference"] + DeliberateBug.allCases.map(\.rawValue))
       throw ValidationError("unknown client '\(client)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
     }
-    guard Self.shard(shard) != nil else { throw ValidationError("--shard takes K/N with 1 <= K <= N") }
-    if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    guard Self.shard(shard) != nil else {
+      throw ValidationError("--shard takes K/N with 1 <= K <= N <= 1000000, not '\(shard)'")
+    }
+    try OptionChecks.range(jobs, 1...OptionChecks.maxJobs, "--jobs")
+    if !noSave { try OptionChecks.folder(corpus, "--corpus") }
   }
 
   @Sendable static func printProgress(_ cases: Int, _ found: Int) {
@@ -64,7 +78,7 @@ struct Fuzz: AsyncParsableCommand {
 
   static func shard(_ text: String) -> (Int, Int)? {
     let parts = text.split(separator: "/").compactMap { Int($0) }
-    guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else { return nil }
+    guard parts.count == 2, (1...1_000_000).contains(parts[1]), (1...parts[1]).contains(parts[0]) else { return nil }
     return (parts[0], parts[1])
   }
 
@@ -77,7 +91,7 @@ struct Fuzz: AsyncParsableCommand {
     let seed = self.seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
     let (k, n) = Self.shard(shard)!
     let bugs: Set<DeliberateBug> = DeliberateBug(rawValue: client).map { [$0] } ?? []
-    let fuzzer = Fuzzer(executor: CaseExecutor(model: loaded, bugs: bugs))
+    let fuzzer = Fuzzer(executor: CaseExecutor(model: loaded, hooks: DeliberateBug.hooks(for: bugs)))
     let deadline = time.flatMap(Self.seconds).map { DispatchTime.now() + $0 }
     let total = runs ?? 100_000_000
     let showProgress = format == .text && isatty(1) != 0 && ProcessInfo.processInfo.environment["CI"] == nil
@@ -116,12 +130,22 @@ struct Fuzz: AsyncParsableCommand {
     let coveredCount = summary.allTransitions.filter { summary.covered[$0] != nil }.count
     if format == .json {
       let object: [String: Any] = [
+        "format": "signin-spec-fuzz-report", "version": 1, "tool": "signin-spec \(SignInSpec.version)",
         "model": loaded.name, "client": client, "seed": String(seed), "shard": "\(k)/\(n)", "cases": summary.cases,
         "calls": summary.calls, "seconds": summary.seconds, "failures": summary.findings.count, "saved": saved,
         "transitions": summary.allTransitions.count, "covered": coveredCount, "neverExercised": summary.neverExercised,
       ]
       let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
       print(String(decoding: data, as: UTF8.self))
+    } else if format == .markdown {
+      let failures = zip(summary.findings, saved + Array(repeating: "(not saved)", count: summary.findings.count)).map {
+        FuzzMarkdown.Failure(message: $0.execution.message ?? "", originalLength: $0.originalLength,
+                             shrunkLength: $0.fuzzCase.calls.count, file: $1)
+      }
+      print(FuzzMarkdown(
+        model: loaded.name, client: client, seed: String(seed), shard: "\(k)/\(n)", cases: summary.cases,
+        calls: summary.calls, seconds: summary.seconds, covered: coveredCount, transitions: summary.allTransitions.count,
+        neverExercised: summary.neverExercised, failures: failures).render(), terminator: "")
     } else {
       print(String(format: "  %d cases, %d calls in %.2f s (%.0f calls/s)", summary.cases, summary.calls, summary.seconds,
                    Double(summary.calls) / max(summary.seconds, 1e-9)))

@@ -6,7 +6,11 @@ import SignInModel
 /// Prints what a model declares: steps with their platform names, variables, responses, invariants.
 struct List: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Show a model's steps (with each platform's name), variables, responses and invariants.")
+    abstract: "Show a model's steps (with each platform's name), variables, responses and invariants.",
+    discussion: """
+      Example:
+        signin-spec list models/2026-all-platforms.yaml
+      """)
 
   @OptionGroup var modelOptions: ModelOptions
 
@@ -40,6 +44,7 @@ enum ModelListing {
         }
         lines.append("      \(platform.padding(toLength: 8, withPad: " ", startingAt: 0)) \(text)")
       }
+      if let facts = factsLine(step.facts) { lines.append(facts) }
       if let offers = step.offers {
         let set = model.optionSets[offers.optionSet]
         lines.append("      offers from \(set.name): " + offers.conditions.map { set.options[$0.option].name }.joined(separator: ", "))
@@ -64,6 +69,7 @@ enum ModelListing {
       lines.append("Constraints:")
       for c in model.constraints { lines.append("  \(c.text)") }
     }
+    lines += factLines(model)
     lines.append("Responses:")
     let width = (model.responses.map(\.name.count).max() ?? 0) + 2
     for r in model.responses { lines.append("  \(r.name.padding(toLength: width, withPad: " ", startingAt: 0))\(r.summary)") }
@@ -75,7 +81,8 @@ enum ModelListing {
   }
 
   static func variableLine(_ v: Variable) -> String {
-    let initial = v.scope == .flow ? " = \(v.domain.render(v.initial)) at signIn" : ""
+    var initial = v.scope == .flow ? " = \(v.domain.render(v.initial)) at signIn" : ""
+    if let d = v.defaultValue { initial = " (default \(v.domain.render(d)))" }
     return "  \(v.name)  \(v.domain.spelling)\(initial)" + (v.doc.isEmpty ? "" : "  -- \(v.doc)")
   }
 }

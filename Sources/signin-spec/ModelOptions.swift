@@ -48,3 +48,14 @@ struct ModelOptions: ParsableArguments {
 func printError(_ text: String) {
   FileHandle.standardError.write(Data((text + "\n").utf8))
 }
+
+extension ModelOptions {
+  /// Loads one model file named on the command line: exit 64 when it is missing, 2 when malformed.
+  static func loadOne(_ file: String) throws -> SignInModel {
+    guard FileManager.default.fileExists(atPath: file) else { throw ValidationError("no such model file: \(file)") }
+    do { return try ModelLoader.load(file: file) } catch {
+      printError(error.description)
+      throw ExitStatus.badModel
+    }
+  }
+}

@@ -8,7 +8,13 @@ import SymbolicChecking
 /// Proves every invariant for all configurations and all path lengths with Z3.
 struct Prove: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Prove the invariants with Z3 for every configuration and every path length.")
+    abstract: "Prove the invariants with Z3 for every configuration and every path length.",
+    discussion: """
+      Examples:
+        signin-spec prove models/2026-all-platforms.yaml
+        signin-spec prove --engine spacer --invariant terminates --timeout 120
+        signin-spec prove models/2023-swift.yaml --explain
+      """)
 
   @OptionGroup var modelOptions: ModelOptions
 
@@ -35,7 +41,8 @@ struct Prove: ParsableCommand {
       let suggestion = Suggestions.closest(to: name, among: Invariant.allCases.map(\.rawValue))
       throw ValidationError("unknown invariant '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
     }
-    if timeout < 1 { throw ValidationError("--timeout must be at least 1 second") }
+    try OptionChecks.range(timeout, 1...OptionChecks.maxSeconds, "--timeout", unit: " seconds")
+    try OptionChecks.range(memory, 64...1_048_576, "--memory", unit: " MB")
     if SymbolicChecker.Engine(rawValue: engine) == nil {
       throw ValidationError("unknown engine '\(engine)'; use fixpoint or spacer")
     }
@@ -44,7 +51,8 @@ struct Prove: ParsableCommand {
   func run() throws {
     let models = try modelOptions.loadModels()
     let invariants = invariantNames.isEmpty ? Invariant.allCases : invariantNames.compactMap(Invariant.init(rawValue:))
-    var allProven = true
+    var violated = false
+    var unknown = false
     var internalError = false
     for model in models {
       let checker = SymbolicChecker(
@@ -54,11 +62,13 @@ struct Prove: ParsableCommand {
       print(ProofTextReport.render(report, platform: platform, explain: explain))
       print()
       for result in report.results {
-        if result.verdict != .proven { allProven = false }
-        if case .unknown(let reason) = result.verdict, reason.hasPrefix("internal error") { internalError = true }
+        if Verify.isViolation(result.verdict) { violated = true }
+        if case .unknown = result.verdict { unknown = true }
+        if case .failed = result.verdict { internalError = true }
       }
     }
     if internalError { throw ExitStatus.internalError }
-    if !allProven { throw ExitStatus.violation }
+    if violated { throw ExitStatus.violation }
+    if unknown { throw ExitStatus.inconclusive }
   }
 }

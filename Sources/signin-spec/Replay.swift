@@ -1,3 +1,4 @@
+import ClientBugs
 import ArgumentParser
 import Foundation
 import Fuzzing
@@ -7,7 +8,13 @@ import SignInModel
 /// Re-runs saved fuzz failures; a case passes when the client now does what the model says.
 struct Replay: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Re-run saved counterexamples; each passes when the property now holds (the bug is fixed).")
+    abstract: "Re-run saved counterexamples; each passes when the property now holds (the bug is fixed).",
+    discussion: """
+      Examples:
+        signin-spec replay
+        signin-spec replay counterexamples/01680ebd2c5f794e.json --explain
+        signin-spec replay counterexamples --client stuckOnUnknownChallenge
+      """)
 
   @Argument(help: "Counterexample files or folders (default: counterexamples/).")
   var paths: [String] = []
@@ -18,12 +25,31 @@ struct Replay: AsyncParsableCommand {
   @Flag(help: "Print each case: configuration, calls, what the model expects and what the client did.")
   var explain = false
 
+  /// "a FIFO (named pipe)", "a directory", … for anything but a regular file (links followed);
+  /// reading a FIFO or a device would block or never end.
+  static func nonRegularKind(_ path: String) -> String? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return "unreadable (\(String(cString: strerror(errno))))" }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG:
+      return info.st_size > 64 * 1024 * 1024 ? "larger than 64 MiB" : nil
+    case S_IFDIR: return "a directory"
+    case S_IFIFO: return "a FIFO (named pipe)"
+    case S_IFCHR, S_IFBLK: return "a device"
+    case S_IFSOCK: return "a socket"
+    default: return "not a regular file"
+    }
+  }
+
   func run() async throws {
     var files: [String] = []
     for path in paths.isEmpty ? ["counterexamples"] : paths {
       var isDirectory: ObjCBool = false
       guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
         throw ValidationError("no such file or folder: \(path)")
+      }
+      if !isDirectory.boolValue, let kind = Self.nonRegularKind(path) {
+        throw ValidationError("\(path) is \(kind); give a counterexample file (.json) or a folder of them")
       }
       if isDirectory.boolValue {
         files += try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".json") }.sorted()
@@ -38,6 +64,10 @@ struct Replay: AsyncParsableCommand {
     var failed = 0
     for path in files {
       let file: CounterexampleFile
+      if let kind = Self.nonRegularKind(path) {
+        printError("\(path): error: \(kind), not a counterexample file")
+        throw ExitStatus.badModel
+      }
       do { file = try CounterexampleFile.read(path) } catch {
         printError("\(path): error: not a signin-spec counterexample file (\(error.localizedDescription))")
         throw ExitStatus.badModel
@@ -51,7 +81,7 @@ struct Replay: AsyncParsableCommand {
         throw ExitStatus.badModel
       }
       let note = model.contentHash == file.model.contentHash ? "" : " (the model changed since this case was saved; replayed on the current one)"
-      let execution = await CaseExecutor(model: model, bugs: bugs).execute(file.fuzzCase)
+      let execution = await CaseExecutor(model: model, hooks: DeliberateBug.hooks(for: bugs)).execute(file.fuzzCase)
       if execution.failed {
         failed += 1
         print("FAILS   \(path): \(execution.message ?? "")\(note)")

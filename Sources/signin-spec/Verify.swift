@@ -1,7 +1,9 @@
 import ArgumentParser
 import Evolution
 import Foundation
+import Foundation
 import ModelChecking
+import SafeFiles
 import Reporting
 import SignInModel
 import SymbolicChecking
@@ -9,9 +11,16 @@ import SymbolicChecking
 /// Checks every invariant of every model and prints the verdicts.
 struct Verify: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Check every invariant of the models; print each verdict and the shortest counterexamples.")
+    abstract: "Check every invariant of the models; print each verdict and the shortest counterexamples.",
+    discussion: """
+      Examples:
+        signin-spec verify
+        signin-spec verify models/2026-all-platforms.yaml --invariant terminates --platform swift
+        signin-spec verify --format markdown >> "$GITHUB_STEP_SUMMARY"
+        signin-spec verify --sarif verify.sarif --junit verify.junit.xml
+      """)
 
-  enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+  enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, sarif, markdown }
   enum Engines: String, ExpressibleByArgument, CaseIterable { case both, explicit, z3 }
 
   @OptionGroup var modelOptions: ModelOptions
@@ -19,8 +28,11 @@ struct Verify: ParsableCommand {
   @Option(name: .customLong("invariant"), help: "Check only this invariant (repeatable).")
   var invariantNames: [String] = []
 
-  @Option(help: "Output format: text or json.")
+  @Option(help: "Output format: text, json, sarif (SARIF 2.1.0) or markdown (for $GITHUB_STEP_SUMMARY).")
   var format: Format = .text
+
+  @Option(help: "Also write a SARIF 2.1.0 log (findings at model lines, counterexamples as code flows) to this file.")
+  var sarif: String?
 
   @Option(help: "Also write a JUnit XML report (one test case per model and invariant) to this file.")
   var junit: String?
@@ -31,23 +43,41 @@ struct Verify: ParsableCommand {
   @Option(help: "Engines to run: both (explicit search and Z3, compared), explicit, or z3.")
   var engines: Engines = .both
 
-  @Option(help: "Time limit for each Z3 query, in seconds.")
+  @Option(help: "Time limit for each Z3 query, in seconds (1 to 86400).")
   var timeout: Int = 60
 
-  @Option(help: "Worker threads for the explicit search (default: the number of cores).")
+  @Option(help: "Worker threads for the explicit search (1 to 256; default: the number of cores).")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
   @Flag(help: "Exit 1 when `signin-spec lint` has a warning the model does not acknowledge.")
   var strict = false
+
+  @Option(help: "Stop the explicit search after this many states (verdict UNKNOWN, exit 4).")
+  var maxStates: Int = 100_000_000
+
+  @Option(help: "Stop the explicit search after this many configuration classes (UNKNOWN, exit 4).")
+  var maxConfigurations: Int = 10_000_000
+
+  @Option(help: "Stop the explicit search at a state this many calls deep (UNKNOWN, exit 4).")
+  var maxDepth: Int = 10_000
 
   func validate() throws {
     for name in invariantNames where Invariant(rawValue: name) == nil {
       let suggestion = Suggestions.closest(to: name, among: Invariant.allCases.map(\.rawValue))
       throw ValidationError("unknown invariant '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
     }
-    if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-    if engines == .z3 && format == .json {
-      throw ValidationError("--format json needs the explicit engine (--engines both or explicit)")
+    try OptionChecks.range(jobs, 1...OptionChecks.maxJobs, "--jobs")
+    try OptionChecks.range(timeout, 1...OptionChecks.maxSeconds, "--timeout", unit: " seconds")
+    try OptionChecks.range(maxStates, 1...Int.max, "--max-states")
+    try OptionChecks.range(maxConfigurations, 1...Int.max, "--max-configurations")
+    try OptionChecks.range(maxDepth, 1...Int.max, "--max-depth")
+    try OptionChecks.output(junit, "--junit")
+    try OptionChecks.output(sarif, "--sarif")
+    if engines == .z3 && format != .text {
+      throw ValidationError("--format \(format.rawValue) needs the explicit engine (--engines both or explicit)")
+    }
+    if engines == .z3 && sarif != nil {
+      throw ValidationError("--sarif needs the explicit engine (--engines both or explicit)")
     }
   }
 
@@ -76,17 +106,42 @@ struct Verify: ParsableCommand {
     var proofs: [ProofReport] = []
     var disagreement = false
     var z3Failed = false
+    var inconclusive = false
+    if engines != .z3 {
+      for model in models {
+        if let refusal = ConstraintCounter.refusal(in: model) {
+          printError("\(model.file):\(refusal.line): error: the constraint '\(refusal.text)' cannot be counted: "
+            + "\(refusal.reason)")
+          throw ExitStatus.badModel
+        }
+      }
+    }
     for model in models {
-      let report = engines == .z3 ? nil : ExplicitChecker(model: model, jobs: jobs).check(invariants: invariants)
+      var checker = ExplicitChecker(model: model, jobs: jobs)
+      checker.limits = ExplicitLimits(
+        maxStates: maxStates, maxConfigurationClasses: maxConfigurations, maxDepth: maxDepth)
+      checker.progress = SearchProgress.terminalLine(model.name)
+      let report = engines == .z3 ? nil : checker.check(invariants: invariants)
+      SearchProgress.finish(checker.progress)
+      if let reason = report?.incomplete {
+        inconclusive = true
+        printError("\(model.file): UNKNOWN: the explicit search stopped: \(reason); the verdicts below are partial "
+          + "(raise the limit to finish)")
+      }
       let proof = engines == .explicit ? nil
         : SymbolicChecker(model: model, timeoutMilliseconds: UInt32(timeout * 1000)).prove(invariants: invariants)
+      if let proof, proof.results.contains(where: { if case .unknown = $0.verdict { true } else { false } }) {
+        inconclusive = true
+      }
       if let proof {
         proofs.append(proof)
         z3Failed = z3Failed || proof.results.contains { $0.verdict != .proven }
       }
       if let report {
         reports.append(report)
-        if let proof, !EngineAgreement.disagreements(report, proof).isEmpty { disagreement = true }
+        if let proof, report.incomplete == nil, !EngineAgreement.disagreements(report, proof).isEmpty {
+          disagreement = true
+        }
         if format == .text {
           print(TextReport.render(report, proof: proof, platform: platform))
           print()
@@ -97,29 +152,54 @@ struct Verify: ParsableCommand {
       }
     }
     if engines == .z3 {
-      if z3Failed { throw ExitStatus.violation }
+      if proofs.contains(where: { $0.results.contains { Self.isViolation($0.verdict) } }) {
+        throw ExitStatus.violation
+      }
+      if z3Failed { throw ExitStatus.inconclusive }
       return
     }
     switch format {
     case .text: print(TextReport.summary(reports))
     case .json: print(try JSONReport(reports: reports, proofs: proofs, version: SignInSpec.version).encoded())
+    case .sarif: print(try VerifyFindings.sarif(reports, toolVersion: SignInSpec.version, platform: platform).encoded())
+    case .markdown: print(VerifyFindings.markdown(reports, platform: platform), terminator: "")
+    }
+    if let sarif {
+      do {
+        try VerifyFindings.sarif(reports, toolVersion: SignInSpec.version, platform: platform).encoded()
+          .write(toFile: sarif, atomically: true, encoding: .utf8)
+      } catch {
+        printError("error: cannot write the SARIF log to \(sarif): \(error.localizedDescription)")
+        throw ExitStatus.internalError
+      }
     }
     if let junit {
       do {
-        try JUnitReport.render(reports, platform: platform).write(toFile: junit, atomically: true, encoding: .utf8)
+        try SafeFile.write(Data(JUnitReport.render(reports, platform: platform).utf8), to: junit)
       } catch {
-        printError("error: cannot write the JUnit report to \(junit): \(error.localizedDescription)")
-        throw ExitStatus.internalError
+        printError("error: --junit: \(error.description)")
+        throw ExitStatus.usage
       }
     }
     if disagreement {
       printError("error: the explicit engine and Z3 disagree (see DISAGREE above); this is a bug in signin-spec")
       throw ExitStatus.internalError
     }
-    if !reports.allSatisfy(\.allHold) { throw ExitStatus.violation }
+    // A search stopped at a limit has partial verdicts (reachability and vacuity need every class).
+    if reports.contains(where: { $0.incomplete != nil }) { throw ExitStatus.inconclusive }
+    if reports.contains(where: { $0.results.contains { !$0.verdict.passed } }) { throw ExitStatus.violation }
+    if inconclusive { throw ExitStatus.inconclusive }
     if strict && lintWarnings > 0 {
       printError("error: \(lintWarnings) lint warnings not acknowledged in a lint: section (--strict)")
       throw ExitStatus.violation
+    }
+  }
+
+  /// Violated or vacuous: a finding (exit 1), unlike unknown (exit 4).
+  static func isViolation(_ verdict: ProofVerdict) -> Bool {
+    switch verdict {
+    case .violated, .vacuous: return true
+    case .proven, .unknown, .failed: return false
     }
   }
 }

@@ -1,3 +1,4 @@
+import ClientBugs
 import Foundation
 import Testing
 import Fuzzing
@@ -19,7 +20,7 @@ struct FuzzerTests {
 
   @Test("every broken client of the catalogue is found, shrunk, and its case replays", arguments: DeliberateBug.allCases)
   func catalogue(bug: DeliberateBug) async throws {
-    let broken = CaseExecutor(model: Self.model, bugs: [bug])
+    let broken = CaseExecutor(model: Self.model, hooks: bug.hooks)
     let summary = await Fuzzer(executor: broken).run(seed: 3, indices: Array(0..<20_000), deadline: nil, stopAtFirstFailure: true)
     let finding = try #require(summary.findings.first, "\(bug) was not found in 20,000 cases")
     #expect(finding.fuzzCase.calls.count <= finding.originalLength)
@@ -31,7 +32,7 @@ struct FuzzerTests {
 
   @Test("the same seed gives the same cases")
   func deterministic() async {
-    let fuzzer = Fuzzer(executor: CaseExecutor(model: Self.model, bugs: [.offersUnusableType]))
+    let fuzzer = Fuzzer(executor: CaseExecutor(model: Self.model, hooks: DeliberateBug.offersUnusableType.hooks))
     let a = await fuzzer.run(seed: 9, indices: Array(0..<500), deadline: nil)
     let b = await fuzzer.run(seed: 9, indices: Array(0..<500), deadline: nil)
     #expect(a.covered == b.covered)
@@ -40,7 +41,7 @@ struct FuzzerTests {
 
   @Test("a counterexample file round-trips, is named by its content, and carries an ITF trace")
   func file() async throws {
-    let broken = CaseExecutor(model: Self.model, bugs: [.retryRefusedAfterWrongCode])
+    let broken = CaseExecutor(model: Self.model, hooks: DeliberateBug.retryRefusedAfterWrongCode.hooks)
     let summary = await Fuzzer(executor: broken).run(seed: 3, indices: Array(0..<20_000), deadline: nil, stopAtFirstFailure: true)
     let finding = try #require(summary.findings.first)
     let file = CounterexampleFile(finding: finding, model: Self.model, client: "retryRefusedAfterWrongCode", tool: "test")
@@ -51,9 +52,18 @@ struct FuzzerTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 1)
     let read = try CounterexampleFile.read(path)
     #expect(read == file)
-    #expect(read.version == 1 && read.model.contentHash == Self.model.contentHash)
-    #expect(read.itf.object?["#meta"]?.object?["format"]?.string == "ITF")
-    #expect(read.itf.object?["states"]?.array?.count == read.calls.count + 1)
+    #expect(read.version == 2 && read.model.contentHash == Self.model.contentHash)
+    #expect(read.itf.meta["format"] == .string("ITF"))
+    #expect(read.itf.states.count == read.calls.count + 1)
+    // Every state gives every listed variable a value of its domain's kind.
+    for state in read.itf.states {
+      #expect(Set(read.itf.vars).isSubset(of: Set(state.values.keys)))
+      #expect(state.values["mbt::actionTaken"] != nil)
+    }
+    let retries = try #require(read.itf.states.last?.values["flow.retries"])
+    #expect(retries.intValue != nil, "integers are #bigint values")
+    #expect(read.itf.states.first?.values["pool.sms"].map { if case .bool = $0 { true } else { false } } == true)
+    #expect(read.itf.states.first?.values["pool.mfa"].map { if case .string = $0 { true } else { false } } == true)
     #expect(read.explain().contains("<-- differs"))
   }
 
@@ -66,7 +76,7 @@ struct FuzzerTests {
       #expect(file.model.name == Self.model.name)
       #expect(await !CaseExecutor(model: Self.model).execute(file.fuzzCase).failed, "\(name)")
       if let bug = DeliberateBug(rawValue: file.client) {
-        #expect(await CaseExecutor(model: Self.model, bugs: [bug]).execute(file.fuzzCase).failed, "\(name) no longer catches \(bug)")
+        #expect(await CaseExecutor(model: Self.model, hooks: bug.hooks).execute(file.fuzzCase).failed, "\(name) no longer catches \(bug)")
       }
     }
   }

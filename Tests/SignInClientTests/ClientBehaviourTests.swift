@@ -1,3 +1,4 @@
+import CognitoWire
 import Foundation
 import Testing
 import SignInClient
@@ -133,7 +134,10 @@ struct ClientBehaviourTests {
     p.executableURL = URL(fileURLWithPath: try MotoServer.python())
     p.arguments = ["-c", script]
     try p.run()
-    Thread.sleep(forTimeInterval: 0.8)
+    // Wait until the server accepts connections (up to 30 s), not for a fixed time.
+    _ = try MotoServer.pythonOutput(
+      "import socket,time\nfor i in range(600):\n try:\n  socket.create_connection(('127.0.0.1',\(port)),1).close()\n"
+        + "  break\n except OSError:\n  time.sleep(0.05)")
     return (p, port)
   }
 

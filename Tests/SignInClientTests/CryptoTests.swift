@@ -18,9 +18,23 @@ struct CryptoTests {
   @Test("HMAC matches RFC 4231 and RFC 2202 test case 2")
   func hmac() {
     let key = Array("Jefe".utf8), message = Array("what do ya want for nothing?".utf8)
-    #expect(Self.hex(Digest.hmac(Digest.sha256, key: key, message: message))
+    #expect(Self.hex(Digest.hmac(.sha256, key: key, message: message))
       == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
-    #expect(Self.hex(Digest.hmac(Digest.sha1, key: key, message: message)) == "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79")
+    #expect(Self.hex(Digest.hmac(.sha1, key: key, message: message)) == "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79")
+  }
+
+  @Test("HKDF-SHA256 matches RFC 5869 test case 1, and Cognito's one-block derivation")
+  func hkdf() {
+    func bytes(_ hex: String) -> [UInt8] { CognitoSRP.bytes(hex) }
+    let okm = Digest.hkdfSHA256(
+      inputKey: [UInt8](repeating: 0x0b, count: 22), salt: bytes("000102030405060708090a0b0c"),
+      info: bytes("f0f1f2f3f4f5f6f7f8f9"), count: 42)
+    #expect(Self.hex(okm) == "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865")
+    // Cognito's SRP key: HMAC(HMAC(salt: u, S), "Caldera Derived Key" || 0x01), first 16 bytes.
+    let u = bytes("00c1d2"), s = bytes("0a0b0c0d")
+    let prk = Digest.hmac(.sha256, key: u, message: s)
+    let expected = Array(Digest.hmac(.sha256, key: prk, message: Array("Caldera Derived Key".utf8) + [1]).prefix(16))
+    #expect(Digest.hkdfSHA256(inputKey: s, salt: u, info: Array("Caldera Derived Key".utf8), count: 16) == expected)
   }
 
   @Test("TOTP matches RFC 6238 (SHA-1, 8 digits)", arguments: [(59.0, "94287082"), (1111111109.0, "07081804"), (2000000000.0, "69279037")])

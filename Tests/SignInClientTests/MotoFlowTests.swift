@@ -1,3 +1,4 @@
+import CognitoWire
 import Foundation
 import Testing
 import SignInClient

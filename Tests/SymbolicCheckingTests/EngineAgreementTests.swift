@@ -1,3 +1,4 @@
+import ModelTestSupport
 import Foundation
 import Testing
 import ModelChecking
@@ -25,7 +26,7 @@ struct EngineAgreementTests {
     case .proven: return .holds
     case .violated: return .violated
     case .vacuous: return .vacuous
-    case .unknown: return .unknown
+    case .unknown, .failed: return .unknown
     }
   }
 

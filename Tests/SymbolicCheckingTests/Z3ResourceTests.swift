@@ -18,13 +18,13 @@ struct Z3ResourceTests {
   static let childVariable = "SIGNIN_SPEC_MEMORY_CHILD"
 
   /// Runs `count` small Z3 queries, each in a new context, and drops everything.
-  static func queries(_ count: Int) {
+  static func queries(_ count: Int) throws {
     for i in 0..<count {
-      let context = Z3Context(timeoutMilliseconds: 1_000)
+      let context = try Z3Context(timeoutMilliseconds: 1_000)
       let x = context.intConstant("x"), y = context.intConstant("y")
-      let solver = Z3Solver(context)
+      let solver = try Z3Solver(context)
       solver.assert(context.and([x < y, y < context.int(i % 7), context.int(0) < x]))
-      _ = solver.check()
+      _ = try solver.check()
       _ = context.simplify(context.or([x == y, context.not(x == y)]))
     }
   }
@@ -33,14 +33,14 @@ struct Z3ResourceTests {
   /// because the other suites allocate concurrently and would move this process's RSS.
   @Test("(child process) RSS stays on its plateau over 1,000 more queries",
         .enabled(if: ProcessInfo.processInfo.environment["SIGNIN_SPEC_MEMORY_CHILD"] == "1"))
-  func measureInIsolation() {
+  func measureInIsolation() throws {
     // The allocator keeps freed pages for reuse, so the first batch raises RSS to a
     // plateau; a leak keeps growing with every batch after it.
-    Self.queries(1_000)
+    try Self.queries(1_000)
     let plateau = Self.residentKiB()
-    Self.queries(1_000)
+    try Self.queries(1_000)
     let middle = Self.residentKiB()
-    Self.queries(1_000)
+    try Self.queries(1_000)
     let after = Self.residentKiB()
     print("RSS after 1,000 / 2,000 / 3,000 queries: \(plateau) / \(middle) / \(after) KiB")
     #expect(after - middle < 8_000, "RSS grew from \(middle) KiB to \(after) KiB over 1,000 more queries")

@@ -49,10 +49,11 @@ struct CognitoSRP {
     let kgx = (CognitoSRP.k * CognitoSRP.g.power(x, modulus: N)) % N
     let base = (B % N + N - kgx) % N
     let S = base.power(smallA + u * x, modulus: N)
-    let prk = Digest.hmac(Digest.sha256, key: CognitoSRP.bytes(CognitoSRP.padHex(u)), message: CognitoSRP.bytes(CognitoSRP.padHex(S)))
-    let key = Array(Digest.hmac(Digest.sha256, key: prk, message: Array("Caldera Derived Key".utf8) + [1]).prefix(16))
+    let key = Digest.hkdfSHA256(
+      inputKey: CognitoSRP.bytes(CognitoSRP.padHex(S)), salt: CognitoSRP.bytes(CognitoSRP.padHex(u)),
+      info: Array("Caldera Derived Key".utf8), count: 16)
     let message = Array(poolName.utf8) + Array(userIdForSRP.utf8) + Array(secret) + Array(timestamp.utf8)
-    return Data(Digest.hmac(Digest.sha256, key: key, message: message)).base64EncodedString()
+    return Data(Digest.hmac(.sha256, key: key, message: message)).base64EncodedString()
   }
 
   /// "Tue Sep 5 09:03:07 UTC 2026": Cognito's TIMESTAMP format (day not zero-padded).

@@ -7,7 +7,7 @@ public enum TOTP {
     guard let key = base32Decode(secret) else { return nil }
     let counter = UInt64(time / period)
     let message = (0..<8).reversed().map { UInt8(truncatingIfNeeded: counter >> (UInt64($0) * 8)) }
-    let mac = Digest.hmac(Digest.sha1, key: key, message: message)
+    let mac = Digest.hmac(.sha1, key: key, message: message)
     let offset = Int(mac[19] & 0x0f)
     let binary = (UInt32(mac[offset] & 0x7f) << 24) | (UInt32(mac[offset + 1]) << 16) | (UInt32(mac[offset + 2]) << 8)
       | UInt32(mac[offset + 3])

@@ -94,10 +94,21 @@ extension Expr {
     case .notEqual(let a, let b): return try a.evaluate(valuation) != b.evaluate(valuation) ? 1 : 0
     case .less(let a, let b): return try a.evaluate(valuation) < b.evaluate(valuation) ? 1 : 0
     case .lessOrEqual(let a, let b): return try a.evaluate(valuation) <= b.evaluate(valuation) ? 1 : 0
-    case .add(let a, let b): return try a.evaluate(valuation) + b.evaluate(valuation)
-    case .subtract(let a, let b): return try a.evaluate(valuation) - b.evaluate(valuation)
+    case .add(let a, let b): return Expr.saturating(try a.evaluate(valuation).addingReportingOverflow(b.evaluate(valuation)))
+    case .subtract(let a, let b):
+      return Expr.saturating(try a.evaluate(valuation).subtractingReportingOverflow(b.evaluate(valuation)))
     case .member(let a, let set): return set.contains(try a.evaluate(valuation)) ? 1 : 0
     }
+  }
+
+  /// The loader keeps every expression's values (over the declared domains) within
+  /// `ModelLimits.integers`, so this never saturates on in-domain states; only a value carried
+  /// out of its domain through several routes could, and it is then outside every domain, which
+  /// `staysInDomain` reports. Saturation stops short of `Int.min`, the `unassigned` marker.
+  @inlinable
+  static func saturating(_ result: (partialValue: Int, overflow: Bool)) -> Int {
+    guard result.overflow else { return result.partialValue == unassigned ? unassigned + 1 : result.partialValue }
+    return result.partialValue < 0 ? Int.max : unassigned + 1
   }
 
   /// `evaluate(_:) != 0`.

@@ -33,6 +33,10 @@ public struct ExpressionError: Error, Sendable, Equatable {
 ///     sum     := atom (('+' | '-') atom)*
 ///     atom    := integer | 'true' | 'false' | name | name '(' name ')' | '(' expr ')'
 ///     name    := [A-Za-z_][A-Za-z0-9_.]*
+///
+/// Nesting is bounded by `ModelLimits.maxExpressionDepth` (parentheses, `!`, and each operator of
+/// a chain such as `a + b + c` count one level), so no input can exhaust the stack; integers must
+/// lie in `ModelLimits.integers`.
 struct ExprParser {
   private enum Token: Equatable {
     case integer(Int), word(String), symbol(String), end
@@ -40,6 +44,18 @@ struct ExprParser {
 
   private var tokens: [(Token, Int)] = []
   private var position = 0
+  private var depth = 0
+
+  /// Enters one level of nesting at `at`; fails past the limit.
+  private mutating func enter(_ at: Int) throws(ExpressionError) {
+    depth += 1
+    if depth > ModelLimits.maxExpressionDepth {
+      throw ExpressionError(
+        message: "the expression nests deeper than \(ModelLimits.maxExpressionDepth) levels here "
+          + "(parentheses, '!' and chained operators each count one), the limit; "
+          + "split it into named definitions", offset: at)
+    }
+  }
 
   static func parse(_ text: String) throws(ExpressionError) -> ExprSyntax {
     var parser = ExprParser()
@@ -54,13 +70,21 @@ struct ExprParser {
   private mutating func tokenize(_ chars: [Character]) throws(ExpressionError) {
     var i = 0
     let symbols = ["=>", "==", "!=", "<=", ">=", "&&", "||", "!", "<", ">", "+", "-", "(", ")", "[", "]", ","]
+      .map { ($0, Array($0)) }
     outer: while i < chars.count {
       let c = chars[i]
       if c.isWhitespace { i += 1; continue }
-      if c.isNumber {
+      if c.isASCII && c.isNumber {
         let start = i
-        while i < chars.count, chars[i].isNumber { i += 1 }
-        tokens.append((.integer(Int(String(chars[start..<i])) ?? 0), start))
+        while i < chars.count, chars[i].isASCII && chars[i].isNumber { i += 1 }
+        let digits = String(chars[start..<i])
+        guard let value = Int(digits), ModelLimits.integers.contains(value) else {
+          throw ExpressionError(
+            message: "the integer \(digits.count > 30 ? String(digits.prefix(30)) + "…" : digits) is outside "
+              + "\(ModelLimits.integers.lowerBound)...\(ModelLimits.integers.upperBound), the range of integers "
+              + "in a model", offset: start)
+        }
+        tokens.append((.integer(value), start))
         continue
       }
       if c.isLetter || c == "_" {
@@ -69,9 +93,8 @@ struct ExprParser {
         tokens.append((.word(String(chars[start..<i])), start))
         continue
       }
-      for s in symbols {
-        let sc = Array(s)
-        if i + sc.count <= chars.count, Array(chars[i..<(i + sc.count)]) == sc {
+      for (s, sc) in symbols where i + sc.count <= chars.count {
+        if sc.count == 1 ? chars[i] == sc[0] : (chars[i] == sc[0] && chars[i + 1] == sc[1]) {
           tokens.append((.symbol(s), i))
           i += sc.count
           continue outer
@@ -108,6 +131,8 @@ struct ExprParser {
   }
 
   private mutating func parseImplies() throws(ExpressionError) -> ExprSyntax {
+    try enter(offset)
+    defer { depth -= 1 }
     let left = try parseOr()
     let at = offset
     if accept("=>") != nil { return .binary("=>", left, try parseImplies(), at: at) }
@@ -115,26 +140,36 @@ struct ExprParser {
   }
 
   private mutating func parseOr() throws(ExpressionError) -> ExprSyntax {
+    let base = depth
+    defer { depth = base }
     var left = try parseAnd()
     while true {
       let at = offset
       guard accept("||", "or") != nil else { return left }
+      try enter(at)
       left = .binary("||", left, try parseAnd(), at: at)
     }
   }
 
   private mutating func parseAnd() throws(ExpressionError) -> ExprSyntax {
+    let base = depth
+    defer { depth = base }
     var left = try parseUnary()
     while true {
       let at = offset
       guard accept("&&", "and") != nil else { return left }
+      try enter(at)
       left = .binary("&&", left, try parseUnary(), at: at)
     }
   }
 
   private mutating func parseUnary() throws(ExpressionError) -> ExprSyntax {
     let at = offset
-    if accept("!", "not") != nil { return .unary("!", try parseUnary(), at: at) }
+    if accept("!", "not") != nil {
+      try enter(at)
+      defer { depth -= 1 }
+      return .unary("!", try parseUnary(), at: at)
+    }
     return try parseCompare()
   }
 
@@ -161,10 +196,13 @@ struct ExprParser {
   }
 
   private mutating func parseSum() throws(ExpressionError) -> ExprSyntax {
+    let base = depth
+    defer { depth = base }
     var left = try parseAtom()
     while true {
       let at = offset
       guard let op = accept("+", "-") else { return left }
+      try enter(at)
       left = .binary(op, left, try parseAtom(), at: at)
     }
   }

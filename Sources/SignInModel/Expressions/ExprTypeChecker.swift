@@ -3,11 +3,20 @@ struct ExprScope {
   var variables: [Variable]
   var variableIndex: [String: Int]
   /// Type-checked definitions, expanded wherever they are named.
-  var definitions: [String: (Expr, ExprType)] = [:]
+  var definitions: [String: TypedExpr] = [:]
   /// The current step's offer expressions, by option name; nil where `offered(X)` is not allowed.
-  var offered: [String: Expr]? = nil
+  var offered: [String: TypedExpr]? = nil
   /// Constraints and configuration-level definitions may only read configuration variables.
   var allowFlowVariables = true
+
+  /// The values a variable can hold: `0...1`, an enumeration's indices, or its range.
+  func bounds(of variable: Variable) -> ClosedRange<Int> {
+    switch variable.domain {
+    case .bool: return 0...1
+    case .range(let r): return r
+    case .enumeration(let names): return 0...max(0, names.count - 1)
+    }
+  }
 
   func type(of variable: Variable) -> ExprType {
     switch variable.domain {
@@ -26,15 +35,41 @@ struct ExprTypeChecker {
 
   func check(_ text: String, expecting expected: ExprType) throws(ExpressionError) -> Expr {
     let syntax = try ExprParser.parse(text)
-    let (expr, type) = try resolve(syntax)
-    if type != expected {
-      throw ExpressionError(message: "expected a \(expected) expression but this is \(type)", offset: 0)
+    let typed = try resolve(syntax)
+    if typed.type != expected {
+      throw ExpressionError(message: "expected a \(expected) expression but this is \(typed.type)", offset: 0)
     }
-    return expr
+    return typed.expr
   }
 
-  func checkAny(_ text: String) throws(ExpressionError) -> (Expr, ExprType) {
+  func checkAny(_ text: String) throws(ExpressionError) -> TypedExpr {
     try resolve(try ExprParser.parse(text))
+  }
+
+  /// Wraps `expr` over `parts` and checks the limits: depth, size, and (for integers) its bounds.
+  private func make(
+    _ expr: Expr, _ type: ExprType, _ parts: [TypedExpr], bounds: ClosedRange<Int>? = nil, at: Int
+  ) throws(ExpressionError) -> TypedExpr {
+    let depth = 1 + (parts.map(\.depth).max() ?? 0)
+    let size = parts.reduce(1) { $0 + $1.size }
+    if depth > ModelLimits.maxExpressionDepth {
+      throw ExpressionError(
+        message: "with its definitions expanded this expression nests \(depth) levels deep; the limit is "
+          + "\(ModelLimits.maxExpressionDepth)", offset: at)
+    }
+    if size > ModelLimits.maxExpressionNodes {
+      throw ExpressionError(
+        message: "with its definitions expanded this expression has \(size) nodes; the limit is "
+          + "\(ModelLimits.maxExpressionNodes)", offset: at)
+    }
+    let range = bounds ?? 0...1
+    if !ModelLimits.integers.contains(range.lowerBound) || !ModelLimits.integers.contains(range.upperBound) {
+      throw ExpressionError(
+        message: "this can reach \(ModelLimits.integers.contains(range.upperBound) ? range.lowerBound : range.upperBound) "
+          + "with the declared domains, outside \(ModelLimits.integers.lowerBound)..."
+          + "\(ModelLimits.integers.upperBound), the range of integers in a model", offset: at)
+    }
+    return TypedExpr(expr: expr, type: type, bounds: range, depth: depth, size: size)
   }
 
   private func unknownName(_ name: String, at: Int, extra: [String] = []) -> ExpressionError {
@@ -43,10 +78,10 @@ struct ExprTypeChecker {
       message: "unknown name '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), offset: at)
   }
 
-  private func resolve(_ syntax: ExprSyntax) throws(ExpressionError) -> (Expr, ExprType) {
+  private func resolve(_ syntax: ExprSyntax) throws(ExpressionError) -> TypedExpr {
     switch syntax {
-    case .integer(let v, _): return (.constant(v), .int)
-    case .boolean(let b, _): return (.constant(b ? 1 : 0), .bool)
+    case .integer(let v, let at): return try make(.constant(v), .int, [], bounds: v...v, at: at)
+    case .boolean(let b, let at): return try make(.constant(b ? 1 : 0), .bool, [], at: at)
     case .name(let name, let at):
       if let index = scope.variableIndex[name] {
         let variable = scope.variables[index]
@@ -54,7 +89,7 @@ struct ExprTypeChecker {
           throw ExpressionError(
             message: "'\(name)' is a flow variable; only configuration variables may be read here", offset: at)
         }
-        return (.variable(index), scope.type(of: variable))
+        return try make(.variable(index), scope.type(of: variable), [], bounds: scope.bounds(of: variable), at: at)
       }
       if let definition = scope.definitions[name] { return definition }
       throw unknownName(name, at: at)
@@ -71,15 +106,17 @@ struct ExprTypeChecker {
           message: "this step offers no option '\(argument)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""),
           offset: at)
       }
-      return (expr, .bool)
+      return expr
     case .unary(_, let operand, let at):
-      let (e, t) = try resolve(operand)
-      guard t == .bool else { throw ExpressionError(message: "'!' needs a bool operand, not \(t)", offset: at) }
-      return (.not(e), .bool)
+      let a = try resolve(operand)
+      guard a.type == .bool else {
+        throw ExpressionError(message: "'!' needs a bool operand, not \(a.type)", offset: at)
+      }
+      return try make(.not(a.expr), .bool, [a], at: at)
     case .member(let subject, let names, let at):
-      let (e, t) = try resolve(subject)
-      guard case .enumeration(let values) = t else {
-        throw ExpressionError(message: "'in [...]' needs an enumeration on its left, not \(t)", offset: at)
+      let a = try resolve(subject)
+      guard case .enumeration(let values) = a.type else {
+        throw ExpressionError(message: "'in [...]' needs an enumeration on its left, not \(a.type)", offset: at)
       }
       var indices: [Int] = []
       for (name, offset) in names {
@@ -91,42 +128,48 @@ struct ExprTypeChecker {
         }
         indices.append(i)
       }
-      return (.member(e, indices), .bool)
+      return try make(.member(a.expr, indices), .bool, [a], at: at)
     case .binary(let op, let lhs, let rhs, let at):
       switch op {
       case "&&", "||", "=>":
-        let (a, ta) = try resolve(lhs)
-        let (b, tb) = try resolve(rhs)
-        guard ta == .bool, tb == .bool else {
-          throw ExpressionError(message: "'\(op)' needs bool operands, not \(ta) and \(tb)", offset: at)
+        let a = try resolve(lhs)
+        let b = try resolve(rhs)
+        guard a.type == .bool, b.type == .bool else {
+          throw ExpressionError(message: "'\(op)' needs bool operands, not \(a.type) and \(b.type)", offset: at)
         }
         switch op {
-        case "&&": return (.and(flatten(a, b, and: true)), .bool)
-        case "||": return (.or(flatten(a, b, and: false)), .bool)
-        default: return (.implies(a, b), .bool)
+        case "&&": return try make(.and(flatten(a.expr, b.expr, and: true)), .bool, [a, b], at: at)
+        case "||": return try make(.or(flatten(a.expr, b.expr, and: false)), .bool, [a, b], at: at)
+        default: return try make(.implies(a.expr, b.expr), .bool, [a, b], at: at)
         }
       case "==", "!=":
         let (a, b) = try resolveComparison(lhs, rhs, at: at)
-        return (op == "==" ? .equal(a, b) : .notEqual(a, b), .bool)
+        return try make(op == "==" ? .equal(a.expr, b.expr) : .notEqual(a.expr, b.expr), .bool, [a, b], at: at)
       case "<", "<=", ">", ">=":
-        let (a, ta) = try resolve(lhs)
-        let (b, tb) = try resolve(rhs)
-        guard ta == .int, tb == .int else {
-          throw ExpressionError(message: "'\(op)' compares integers, not \(ta) and \(tb)", offset: at)
+        let a = try resolve(lhs)
+        let b = try resolve(rhs)
+        guard a.type == .int, b.type == .int else {
+          throw ExpressionError(message: "'\(op)' compares integers, not \(a.type) and \(b.type)", offset: at)
         }
         switch op {
-        case "<": return (.less(a, b), .bool)
-        case "<=": return (.lessOrEqual(a, b), .bool)
-        case ">": return (.less(b, a), .bool)
-        default: return (.lessOrEqual(b, a), .bool)
+        case "<": return try make(.less(a.expr, b.expr), .bool, [a, b], at: at)
+        case "<=": return try make(.lessOrEqual(a.expr, b.expr), .bool, [a, b], at: at)
+        case ">": return try make(.less(b.expr, a.expr), .bool, [a, b], at: at)
+        default: return try make(.lessOrEqual(b.expr, a.expr), .bool, [a, b], at: at)
         }
-      default:  // + and -
-        let (a, ta) = try resolve(lhs)
-        let (b, tb) = try resolve(rhs)
-        guard ta == .int, tb == .int else {
-          throw ExpressionError(message: "'\(op)' needs integer operands, not \(ta) and \(tb)", offset: at)
+      default:  // + and -: bounds from the operands' bounds (each within 32 bits, so no overflow here)
+        let a = try resolve(lhs)
+        let b = try resolve(rhs)
+        guard a.type == .int, b.type == .int else {
+          throw ExpressionError(message: "'\(op)' needs integer operands, not \(a.type) and \(b.type)", offset: at)
         }
-        return (op == "+" ? .add(a, b) : .subtract(a, b), .int)
+        let x = a.bounds, y = b.bounds
+        if op == "+" {
+          let range = (x.lowerBound + y.lowerBound)...(x.upperBound + y.upperBound)
+          return try make(.add(a.expr, b.expr), .int, [a, b], bounds: range, at: at)
+        }
+        let range = (x.lowerBound - y.upperBound)...(x.upperBound - y.lowerBound)
+        return try make(.subtract(a.expr, b.expr), .int, [a, b], bounds: range, at: at)
       }
     }
   }
@@ -143,28 +186,30 @@ struct ExprTypeChecker {
   }
 
   /// Equality allows a bare value name on one side when the other side is an enumeration.
-  private func resolveComparison(_ lhs: ExprSyntax, _ rhs: ExprSyntax, at: Int) throws(ExpressionError) -> (Expr, Expr) {
+  private func resolveComparison(
+    _ lhs: ExprSyntax, _ rhs: ExprSyntax, at: Int
+  ) throws(ExpressionError) -> (TypedExpr, TypedExpr) {
     func isUnresolvedName(_ s: ExprSyntax) -> String? {
       if case .name(let n, _) = s, scope.variableIndex[n] == nil, scope.definitions[n] == nil { return n }
       return nil
     }
     if let literal = isUnresolvedName(rhs), isUnresolvedName(lhs) == nil {
-      let (a, ta) = try resolve(lhs)
-      return (a, try literalValue(literal, for: ta, at: rhs.offset))
+      let a = try resolve(lhs)
+      return (a, try literalValue(literal, for: a.type, at: rhs.offset))
     }
     if let literal = isUnresolvedName(lhs), isUnresolvedName(rhs) == nil {
-      let (b, tb) = try resolve(rhs)
-      return (try literalValue(literal, for: tb, at: lhs.offset), b)
+      let b = try resolve(rhs)
+      return (try literalValue(literal, for: b.type, at: lhs.offset), b)
     }
-    let (a, ta) = try resolve(lhs)
-    let (b, tb) = try resolve(rhs)
-    guard ta == tb else {
-      throw ExpressionError(message: "cannot compare \(ta) with \(tb)", offset: at)
+    let a = try resolve(lhs)
+    let b = try resolve(rhs)
+    guard a.type == b.type else {
+      throw ExpressionError(message: "cannot compare \(a.type) with \(b.type)", offset: at)
     }
     return (a, b)
   }
 
-  private func literalValue(_ name: String, for type: ExprType, at: Int) throws(ExpressionError) -> Expr {
+  private func literalValue(_ name: String, for type: ExprType, at: Int) throws(ExpressionError) -> TypedExpr {
     guard case .enumeration(let values) = type else { throw unknownName(name, at: at) }
     guard let index = values.firstIndex(of: name) else {
       let suggestion = Suggestions.closest(to: name, among: values)
@@ -172,7 +217,7 @@ struct ExprTypeChecker {
         message: "'\(name)' is not one of [\(values.joined(separator: ", "))]"
           + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), offset: at)
     }
-    return .constant(index)
+    return try make(.constant(index), type, [], bounds: index...index, at: at)
   }
 }
 

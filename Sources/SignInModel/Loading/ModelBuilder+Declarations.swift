@@ -74,15 +74,16 @@ extension ModelBuilder {
         if !isCascade(error) {
           report(item.value, "in definition '\(item.key)': \(error.message)", offset: error.offset)
         }
+        poisoned.insert(item.key)  // its uses are not reported again
       }
     }
     func booleanDefinition(_ name: String) -> Expr? {
-      guard let (expr, type) = definitions[name] else { return nil }
-      if type != .bool {
-        report(value(top, "definitions"), "definition '\(name)' must be a bool expression, not \(type)")
+      guard let definition = definitions[name] else { return nil }
+      if definition.type != .bool {
+        report(value(top, "definitions"), "definition '\(name)' must be a bool expression, not \(definition.type)")
         return nil
       }
-      return expr
+      return definition.expr
     }
     canSignIn = booleanDefinition("canSignIn")
     mfaRequired = booleanDefinition("mfaRequired")
@@ -250,11 +251,22 @@ extension ModelBuilder {
     guard let text = scalar(node, "the domain of '\(variable)'") else { return nil }
     if text == "bool" { return .bool }
     let parts = text.split(separator: ".", omittingEmptySubsequences: true)
-    if text.contains(".."), parts.count == 2, let lo = Int(parts[0].trimmingCharacters(in: .whitespaces)),
-      let hi = Int(parts[1].trimmingCharacters(in: .whitespaces))
-    {
+    if text.contains(".."), parts.count == 2 {
+      let bounds = parts.map { $0.trimmingCharacters(in: .whitespaces) }
+      guard let lo = Int(bounds[0]), let hi = Int(bounds[1]),
+        ModelLimits.integers.contains(lo), ModelLimits.integers.contains(hi)
+      else {
+        let limits = "\(ModelLimits.integers.lowerBound)...\(ModelLimits.integers.upperBound)"
+        report(node, "the bounds of '\(variable)' must be integers in \(limits), not '\(text)'")
+        return nil
+      }
       if hi < lo {
         report(node, "variable '\(variable)' has an empty domain \(lo)..\(hi)")
+        return nil
+      }
+      if hi - lo + 1 > ModelLimits.maxRangeValues {
+        report(node, "the domain \(lo)..\(hi) of '\(variable)' has \(hi - lo + 1) values; a range may have at most "
+          + "\(ModelLimits.maxRangeValues) (every value is checked)")
         return nil
       }
       return .range(lo...hi)

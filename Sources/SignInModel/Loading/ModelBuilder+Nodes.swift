@@ -3,14 +3,17 @@ import Yams
 /// Reading YAML nodes, with every problem reported at the node's line and column.
 extension ModelBuilder {
   func report(_ node: Node?, _ message: String, offset: Int = 0) {
-    let mark = node?.mark
-    var column = mark?.column ?? 0
-    if column > 0 {
-      // Quoted scalars start one column before their text.
-      let quoted = node?.scalar.map { $0.style == .doubleQuoted || $0.style == .singleQuoted } ?? false
-      column += offset + (quoted ? 1 : 0)
+    guard let mark = node?.mark else {
+      diagnostics.append(ModelDiagnostic(file: file, line: 1, column: 0, message: message))
+      return
     }
-    diagnostics.append(ModelDiagnostic(file: file, line: mark?.line ?? 0, column: column, message: message))
+    var place = (line: mark.line, column: mark.column)
+    if let scalar = node?.scalar, let source {
+      place = source.position(of: offset, in: scalar, at: mark)
+    } else if mark.column > 0 {
+      place.column += offset
+    }
+    diagnostics.append(ModelDiagnostic(file: file, line: max(1, place.line), column: place.column, message: message))
   }
 
   func line(_ node: Node?) -> Int { node?.mark?.line ?? 0 }
@@ -89,10 +92,20 @@ extension ModelBuilder {
   }
 
   func expression(_ node: Node?, _ text: String, in scope: ExprScope, expecting type: ExprType) -> Expr? {
-    do {
-      return try ExprTypeChecker(scope: scope).check(text, expecting: type)
+    typedExpression(node, text, in: scope, expecting: type)?.expr
+  }
+
+  func typedExpression(_ node: Node?, _ text: String, in scope: ExprScope, expecting type: ExprType) -> TypedExpr? {
+    do throws(ExpressionError) {
+      let typed = try ExprTypeChecker(scope: scope).checkAny(text)
+      if typed.type != type {
+        throw ExpressionError(message: "expected a \(type) expression but this is \(typed.type)", offset: 0)
+      }
+      return typed
     } catch {
-      if !isCascade(error) { report(node, "in '\(text)': \(error.message)", offset: error.offset) }
+      let flat = String(text.map { $0.isNewline ? " " : $0 })
+      let shown = flat.count > 80 ? String(flat.prefix(80)) + "…" : flat
+      if !isCascade(error) { report(node, "in '\(shown)': \(error.message)", offset: error.offset) }
       return nil
     }
   }

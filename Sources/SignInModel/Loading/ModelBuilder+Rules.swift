@@ -6,7 +6,9 @@ extension ModelBuilder {
   func buildRoutes(_ routeItems: [Field]) {
     for (i, item) in routeItems.enumerated() where routeIDs[item.key] == i {
       let routeRules = rules(item.value, scope: scope, routeContext: i)
-      if routeRules.isEmpty { report(item.keyNode, "route '\(item.key)' has no rules") }
+      // Rules that failed to load were reported already; "no rules" would only follow from them.
+      let written = if case .sequence(let list) = item.value { list.count } else { 0 }
+      if routeRules.isEmpty && written == 0 { report(item.keyNode, "route '\(item.key)' has no rules") }
       routes.append(Route(name: item.key, rules: routeRules, line: line(item.keyNode)))
     }
     checkRouteCycles(routeItems)

@@ -128,7 +128,8 @@ extension ModelBuilder {
     return Step(
       id: item.key, summary: value(fields, "summary").flatMap { scalar($0, "summary") } ?? "", kind: kind,
       isSignedIn: isSignedIn, names: names, offers: offers, responses: responses,
-      notes: notes(value(fields, "notes")), line: line(item.keyNode))
+      notes: notes(value(fields, "notes")), line: line(item.keyNode),
+      facts: stepFacts(fields, step: item.key, offers: offers))
   }
 
   /// What each platform calls a step: a name, `{error: EXCEPTION}` or `{absent: REASON}`.
@@ -170,7 +171,7 @@ extension ModelBuilder {
       if let fromNode = value(offerFields, "from"), let setName = scalar(fromNode, "from") {
         if let setIndex = optionSets.firstIndex(where: { $0.name == setName }) {
           var conditions: [(Int, Expr)] = []
-          var offered: [String: Expr] = [:]
+          var offered: [String: TypedExpr] = [:]
           for option in pairs(value(offerFields, "when"), "offers.when") {
             guard let o = optionSets[setIndex].options.firstIndex(where: { $0.name == option.key }) else {
               report(option.keyNode, "option set '\(setName)' has no option '\(option.key)'"
@@ -178,13 +179,13 @@ extension ModelBuilder {
               continue
             }
             guard let text = scalar(option.value, "offer condition"),
-              let expr = expression(option.value, text, in: scope, expecting: .bool)
+              let typed = typedExpression(option.value, text, in: scope, expecting: .bool)
             else { continue }
-            conditions.append((o, expr))
-            offered[option.key] = expr
+            conditions.append((o, typed.expr))
+            offered[option.key] = typed
           }
           for option in optionSets[setIndex].options where offered[option.name] == nil {
-            offered[option.name] = .false
+            offered[option.name] = .constant(false)
           }
           offers = Offers(optionSet: setIndex, conditions: conditions)
           stepScope.offered = offered

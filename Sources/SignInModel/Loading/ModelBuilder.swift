@@ -15,15 +15,18 @@ final class ModelBuilder {
   let file: String
   let hash: String
   var diagnostics: [ModelDiagnostic] = []
+  /// The file's text, to place errors inside multi-line scalars.
+  var source: SourceLocator?
 
   static let topLevelKeys = [
     "format", "model", "generation", "summary", "sources", "platforms", "configuration", "flow", "constraints",
-    "definitions", "options", "responses", "defaults", "signIn", "steps", "routes", "notes", "lint",
+    "definitions", "options", "responses", "defaults", "signIn", "steps", "routes", "notes",
+    "factors", "preferences", "failedAttempts", "lint",
   ]
   static let ruleKeys = ["when", "goto", "error", "restart", "set", "verifies", "failAuthentication", "note"]
   static let stepKeys = [
     "summary", "names", "ends", "isSignedIn", "offers", "responses", "inherit", "without", "notes",
-  ]
+  ] + factKeys
   static let entryStepID = "signIn"
 
   // Declarations, filled by the passes in order.
@@ -32,7 +35,7 @@ final class ModelBuilder {
   var variableIndex: [String: Int] = [:]
   /// Names declared with a broken domain: later uses are not reported again.
   var poisoned: Set<String> = []
-  var definitions: [String: (Expr, ExprType)] = [:]
+  var definitions: [String: TypedExpr] = [:]
   var platforms: [String] = []
   var builtins: Builtins?
   var canSignIn: Expr?
@@ -48,6 +51,10 @@ final class ModelBuilder {
   var steps: [Step] = []
   var routes: [Route] = []
   var modelNotes: [SourceNote] = []
+  // Factor facts (ModelBuilder+Facts.swift).
+  var factorAvailability: [FactorAvailability] = []
+  var preferences: [Preference] = []
+  var failedAttempts: FailedAttempts?
 
   init(file: String, hash: String) {
     self.file = file
@@ -77,6 +84,7 @@ final class ModelBuilder {
     buildSteps(names.steps, top: top)
     buildRoutes(names.routes)
     modelNotes = notes(value(top, "notes"))
+    readFacts(top)
     let lint = readLintSection(top)
 
     guard diagnostics.isEmpty, let builtins else { return nil }
@@ -85,8 +93,9 @@ final class ModelBuilder {
       platforms: platforms, sources: header.sources, variables: variables, constraints: constraints,
       canSignIn: canSignIn, mfaRequired: mfaRequired, optionSets: optionSets, responses: responses, steps: steps,
       routes: routes, builtins: builtins, configurationCount: variables.filter { $0.scope == .configuration }.count,
-      formatVersion: header.formatVersion, notes: modelNotes, definitions: lint.definitions,
-      lintAcknowledgements: lint.acknowledgements, declarationLines: lint.lines)
+      formatVersion: header.formatVersion, notes: modelNotes, factors: factorAvailability, preferences: preferences,
+      failedAttempts: failedAttempts, definitions: lint.definitions, lintAcknowledgements: lint.acknowledgements,
+      declarationLines: lint.lines)
   }
 }
 

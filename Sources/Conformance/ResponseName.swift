@@ -1,0 +1,33 @@
+/// The response classes of the models that the harness knows how to give a client, by
+/// their names in the model files. A model may name others; the harness then cannot give
+/// them (see `Harness.supports`).
+package enum ResponseName: String, Sendable, CaseIterable {
+  case correctPassword, wrongPassword
+  case correctCode, wrongCode
+  case selectSMS, selectTOTP, selectEMAIL, selectUnknown
+  case selectPASSWORD, selectPASSWORD_SRP, selectSMS_OTP, selectEMAIL_OTP, selectWEB_AUTHN
+  case validEmail, invalidEmail
+  case goodNewPassword, badNewPassword
+  case correctAnswer, wrongAnswer, failingAnswer
+  case networkFault, expiredSession
+
+  /// Faults the harness injects into the pool before the call rather than answers it sends.
+  package var isFault: Bool { self == .networkFault || self == .expiredSession }
+
+  /// Responses the client cannot give here: SRP (the simulated pool has no SRP server side)
+  /// and passkeys (no platform authenticator).
+  package static let unsupported: Set<ResponseName> = [.selectPASSWORD_SRP, .selectWEB_AUTHN]
+}
+
+/// Model step ids the harness treats specially.
+package enum StepID {
+  /// Selection steps whose answer the client handles locally: no fault can reach the pool.
+  package static let localSelections: Set<String> = [
+    "continueSignInWithFirstFactorSelection", "continueSignInWithMFASetupSelection",
+  ]
+  package static let mfaSelection = "continueSignInWithMFASelection"
+  package static let emailMFASetup = "continueSignInWithEmailMFASetup"
+  package static let newPassword = "confirmSignInWithNewPassword"
+  package static let customChallenge = "confirmSignInWithCustomChallenge"
+  package static let password = "confirmSignInWithPassword"
+}

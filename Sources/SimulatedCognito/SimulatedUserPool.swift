@@ -1,0 +1,264 @@
+import CognitoWire
+import Foundation
+
+/// An in-process Cognito user pool that answers the sign-in operations the way the models say
+/// Cognito does (reference part A), for one pool and one user configured with the models'
+/// variable names (`pool.mfa`, `user.status`, …). Written independently of the model files,
+/// so the conformance runner can check one against the other. Codes are fixed: "123456" is
+/// right for SMS, email, TOTP and setup codes; the custom challenge's answer is "right", and
+/// "fail" makes the define trigger fail authentication.
+///
+/// Not simulated: SRP (PASSWORD_VERIFIER), passkeys, devices.
+package actor SimulatedUserPool: CognitoBackend {
+  package static let username = "user"
+  package static let password = "Passw0rd!"
+  package static let code = "123456"
+
+  struct Session {
+    var challenge: String
+    var emailIsFirstFactor = false
+    var customRound = 0
+    var tokenVerified = false
+    var offered: [String] = []
+  }
+
+  let config: [String: String]
+  private var sessions: [String: Session] = [:]
+  private var nextSession = 0
+  private var faultPending = false
+  private var unknownPending = false
+  private var failures = 0
+  private var status: String
+
+  package init(configuration: [String: String]) {
+    config = configuration
+    status = configuration["user.status"] ?? "confirmed"
+  }
+
+  /// The next call fails in transit (no answer).
+  package func injectNetworkFault() { faultPending = true }
+  /// The next successful challenge answer is replaced by a challenge this client cannot know
+  /// (a future enum value of ChallengeNameType).
+  package func injectUnknownChallenge() { unknownPending = true }
+  /// Every open session expires (time passes).
+  package func expireSessions() { sessions.removeAll() }
+
+  private func flag(_ name: String) -> Bool { config[name] == "true" }
+  private func value(_ name: String) -> String { config[name] ?? "" }
+
+  // MARK: - Cognito's rules (A.3, A.4, A.6, A.7)
+
+  private var required: Bool { value("pool.mfa") == "required" }
+  private var smsActive: Bool { flag("pool.sms") && flag("user.phone") && (flag("user.smsEnabled") || required) }
+  private var totpActive: Bool { flag("pool.totp") && flag("user.totpRegistered") && (flag("user.totpEnabled") || required) }
+  private var emailActive: Bool { flag("pool.email") && flag("user.email") && (flag("user.emailEnabled") || required) }
+
+  private func available(_ factor: String) -> Bool {
+    switch factor {
+    case "PASSWORD", "PASSWORD_SRP": return config["user.passwordSet"].map { $0 == "true" } ?? true
+    case "SMS_OTP": return flag("pool.allowSmsOTP") && flag("user.phone")
+    case "EMAIL_OTP": return flag("pool.allowEmailOTP") && flag("user.email")
+    case "WEB_AUTHN": return flag("pool.allowWebAuthn") && flag("user.passkey")
+    default: return false
+    }
+  }
+
+  private func challenge(_ name: String, _ session: Session, parameters: [String: String] = [:], extra: JSONObject = [:]) -> JSONObject {
+    nextSession += 1
+    let id = "sim-session-\(nextSession)"
+    sessions[id] = session
+    var body: JSONObject = [
+      "ChallengeName": .string(name), "Session": .string(id), "ChallengeParameters": .object(parameters.mapValues { .string($0) }),
+    ]
+    for (k, v) in extra { body[k] = v }
+    return body
+  }
+
+  private var tokens: JSONObject { ["AuthenticationResult": .object(["AccessToken": .string("simulated-token")])] }
+
+  private func afterFirstFactor() -> JSONObject {
+    let mfa = value("pool.mfa")
+    let active = [("SMS_MFA", smsActive, "sms"), ("SOFTWARE_TOKEN_MFA", totpActive, "totp"), ("EMAIL_OTP", emailActive, "email")]
+      .filter(\.1)
+    if mfa == "off" || mfa == "" { return tokens }
+    if active.isEmpty {
+      if mfa == "optional" { return tokens }
+      let types = [("SMS_MFA", "pool.sms"), ("SOFTWARE_TOKEN_MFA", "pool.totp"), ("EMAIL_OTP", "pool.email")].filter { flag($0.1) }.map(\.0)
+      return challenge("MFA_SETUP", Session(challenge: "MFA_SETUP"),
+                       parameters: ["MFAS_CAN_SETUP": "[" + types.map { "\"\($0)\"" }.joined(separator: ",") + "]"])
+    }
+    if let preferred = active.first(where: { $0.2 == value("user.preferred") }) ?? (active.count == 1 ? active.first : nil) {
+      return mfaChallenge(preferred.0)
+    }
+    let names = active.map(\.0)
+    return challenge("SELECT_MFA_TYPE", Session(challenge: "SELECT_MFA_TYPE", offered: names),
+                     parameters: ["MFAS_CAN_CHOOSE": "[" + names.map { "\"\($0)\"" }.joined(separator: ",") + "]"])
+  }
+
+  private func mfaChallenge(_ name: String) -> JSONObject {
+    let medium = name == "SMS_MFA" ? "SMS" : name == "EMAIL_OTP" ? "EMAIL" : nil
+    var parameters: [String: String] = [:]
+    if let medium {
+      parameters = ["CODE_DELIVERY_DELIVERY_MEDIUM": medium, "CODE_DELIVERY_DESTINATION": medium == "SMS" ? "+1***0100" : "u***@e***"]
+    }
+    return challenge(name, Session(challenge: name), parameters: parameters)
+  }
+
+  private func afterPassword() -> JSONObject {
+    if status == "forceChangePassword" { return challenge("NEW_PASSWORD_REQUIRED", Session(challenge: "NEW_PASSWORD_REQUIRED")) }
+    return afterFirstFactor()
+  }
+
+  private func fail(_ type: String, _ message: String = "") -> CognitoCallError { .service(type: type, message: message) }
+
+  /// A failed attempt; the fifth ends the flow (lockout, A.5).
+  private func failedAttempt(_ type: String) -> CognitoCallError {
+    failures += 1
+    if failures >= 5 {
+      sessions.removeAll()
+      return fail("NotAuthorizedException", "Password attempts exceeded")
+    }
+    return fail(type)
+  }
+
+  // MARK: - Operations
+
+  package func send(_ operation: String, _ request: JSONObject) async throws(CognitoCallError) -> JSONObject {
+    if faultPending {
+      faultPending = false
+      if operation != "InitiateAuth" { failures += 1 }
+      throw .network("simulated network fault")
+    }
+    if unknownPending, operation == "InitiateAuth" || operation == "RespondToAuthChallenge" {
+      unknownPending = false
+      var response = operation == "InitiateAuth" ? try initiate(request) : try respond(request)
+      if response["ChallengeName"] != nil || response["AuthenticationResult"] != nil {
+        response = challenge("FUTURE_CHALLENGE_2027", Session(challenge: "FUTURE_CHALLENGE_2027"))
+      }
+      return response
+    }
+    switch operation {
+    case "InitiateAuth": return try initiate(request)
+    case "RespondToAuthChallenge": return try respond(request)
+    case "AssociateSoftwareToken":
+      guard let id = request["Session"]?.string, sessions[id] != nil else { throw fail("NotAuthorizedException", "Invalid session for the user") }
+      return ["SecretCode": .string("JBSWY3DPEHPK3PXP"), "Session": .string(id)]
+    case "VerifySoftwareToken":
+      guard let id = request["Session"]?.string, var session = sessions[id] else { throw fail("NotAuthorizedException", "Invalid session for the user") }
+      guard request["UserCode"]?.string == Self.code else { throw failedAttempt("CodeMismatchException") }
+      session.tokenVerified = true
+      sessions[id] = nil
+      nextSession += 1
+      let newID = "sim-session-\(nextSession)"
+      sessions[newID] = session
+      return ["Status": .string("SUCCESS"), "Session": .string(newID)]
+    default:
+      throw fail("InvalidActionException", "the simulated pool does not implement \(operation)")
+    }
+  }
+
+  private func initiate(_ request: JSONObject) throws(CognitoCallError) -> JSONObject {
+    sessions.removeAll()
+    failures = 0
+    let parameters = request["AuthParameters"]?.stringMap ?? [:]
+    let flow = request["AuthFlow"]?.string ?? ""
+    let passwordRight = parameters["PASSWORD"] == Self.password
+    switch flow {
+    case "USER_PASSWORD_AUTH":
+      guard passwordRight else { throw fail("NotAuthorizedException", "Incorrect username or password.") }
+      try checkStatus()
+      return afterPassword()
+    case "CUSTOM_AUTH":
+      if parameters["SRP_A"] != nil { throw fail("InvalidParameterException", "the simulated pool does not do SRP") }
+      try checkStatus()
+      return challenge("CUSTOM_CHALLENGE", Session(challenge: "CUSTOM_CHALLENGE", customRound: 1))
+    case "USER_AUTH":
+      let preferred = parameters["PREFERRED_CHALLENGE"] ?? ""
+      let sendsPassword = preferred == "PASSWORD" && available("PASSWORD")
+      if sendsPassword && !passwordRight { throw fail("NotAuthorizedException", "Incorrect username or password.") }
+      try checkStatus()
+      guard !preferred.isEmpty, available(preferred) else {
+        let offered = ["PASSWORD", "PASSWORD_SRP", "SMS_OTP", "EMAIL_OTP", "WEB_AUTHN"].filter(available)
+        return challenge("SELECT_CHALLENGE", Session(challenge: "SELECT_CHALLENGE", offered: offered),
+                         extra: ["AvailableChallenges": .array(offered.map { .string($0) })])
+      }
+      switch preferred {
+      case "PASSWORD": return afterPassword()
+      case "SMS_OTP", "EMAIL_OTP": return firstFactorCode(preferred)
+      default: throw fail("InvalidParameterException", "the simulated pool does not do \(preferred)")
+      }
+    default:
+      throw fail("InvalidParameterException", "the simulated pool does not do \(flow)")
+    }
+  }
+
+  private func checkStatus() throws(CognitoCallError) {
+    if status == "unconfirmed" { throw fail("UserNotConfirmedException", "User is not confirmed.") }
+    if status == "resetRequired" { throw fail("PasswordResetRequiredException", "Password reset required for the user") }
+  }
+
+  private func firstFactorCode(_ name: String) -> JSONObject {
+    let medium = name == "SMS_OTP" ? "SMS" : "EMAIL"
+    return challenge(name, Session(challenge: name, emailIsFirstFactor: true),
+                     parameters: ["CODE_DELIVERY_DELIVERY_MEDIUM": medium, "CODE_DELIVERY_DESTINATION": "x***"])
+  }
+
+  private func respond(_ request: JSONObject) throws(CognitoCallError) -> JSONObject {
+    guard let id = request["Session"]?.string, let session = sessions[id] else {
+      throw fail("NotAuthorizedException", "Invalid session for the user, session is expired.")
+    }
+    let answers = request["ChallengeResponses"]?.stringMap ?? [:]
+    let name = request["ChallengeName"]?.string ?? ""
+    func consume() { sessions[id] = nil }
+    switch name {
+    case "SMS_MFA", "SOFTWARE_TOKEN_MFA", "EMAIL_OTP", "SMS_OTP":
+      let key = ["SMS_MFA": "SMS_MFA_CODE", "SOFTWARE_TOKEN_MFA": "SOFTWARE_TOKEN_MFA_CODE", "EMAIL_OTP": "EMAIL_OTP_CODE",
+                 "SMS_OTP": "SMS_OTP_CODE"][name]!
+      guard answers[key] == Self.code else { throw failedAttempt("CodeMismatchException") }
+      consume()
+      return tokens
+    case "SELECT_MFA_TYPE":
+      guard let answer = answers["ANSWER"], session.offered.contains(answer) else { throw failedAttempt("InvalidParameterException") }
+      consume()
+      return mfaChallenge(answer)
+    case "MFA_SETUP":
+      if let email = answers["EMAIL"] {
+        guard email.contains("@"), flag("pool.email") else { throw failedAttempt("InvalidParameterException") }
+        consume()
+        return mfaChallenge("EMAIL_OTP")
+      }
+      guard session.tokenVerified else { throw fail("NotAuthorizedException", "no software token was verified") }
+      consume()
+      return tokens
+    case "SELECT_CHALLENGE":
+      let answer = answers["ANSWER"] ?? ""
+      guard session.offered.contains(answer) else { throw failedAttempt("InvalidParameterException") }
+      consume()
+      if answer == "PASSWORD" {
+        guard answers["PASSWORD"] == Self.password else { throw fail("NotAuthorizedException", "Incorrect username or password.") }
+        return afterPassword()
+      }
+      if answer == "SMS_OTP" || answer == "EMAIL_OTP" { return firstFactorCode(answer) }
+      throw fail("InvalidParameterException", "the simulated pool does not do \(answer)")
+    case "CUSTOM_CHALLENGE":
+      consume()
+      switch answers["ANSWER"] {
+      case "right": return tokens
+      case "fail": throw fail("NotAuthorizedException", "Incorrect username or password.")
+      default:
+        let rounds = Int(value("pool.customRounds")) ?? 1
+        if session.customRound < rounds {
+          return challenge("CUSTOM_CHALLENGE", Session(challenge: "CUSTOM_CHALLENGE", customRound: session.customRound + 1))
+        }
+        throw fail("NotAuthorizedException", "Incorrect username or password.")
+      }
+    case "NEW_PASSWORD_REQUIRED":
+      guard (answers["NEW_PASSWORD"] ?? "").count >= 8 else { throw failedAttempt("InvalidPasswordException") }
+      consume()
+      status = "confirmed"
+      return afterFirstFactor()
+    default:
+      throw fail("InvalidParameterException", "unexpected challenge \(name)")
+    }
+  }
+}
