@@ -99,7 +99,9 @@ public struct SymbolicChecker: Sendable {
     if engine == .fixpoint { return try decideByFixpoint(invariant, explain: explain) }
     switch invariant {
     case .doneReachable:
-      switch try BackwardFixpoint(model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit).doneReachable() {
+      let fixpoint = try BackwardFixpoint(
+        model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
+      switch try fixpoint.doneReachable() {
       case .proven(let n, _): return (.proven, "backward fixpoint, \(n) iterations (Z3 SMT)", nil)
       case .unknown(let reason): return (.unknown(reason: describe(reason)), "backward fixpoint (Z3 SMT)", nil)
       case .violated(let configuration):
@@ -108,7 +110,8 @@ public struct SymbolicChecker: Sendable {
     case .stepsReachable:
       var unreachable: [String] = []
       for s in model.steps.indices {
-        let problem = try HornProblem(model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
+        let problem = try HornProblem(
+          model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
         switch try problem.ask(try problem.question([(s, problem.context.bool(true))])) {
         case .unsatisfiable: unreachable.append(model.steps[s].id)
         case .satisfiable: break
@@ -149,7 +152,8 @@ public struct SymbolicChecker: Sendable {
     let explanation = explain ? InvariantPrinter(model: model).render(problem) : nil
     // Non-vacuity: each witness must be reachable (a fresh problem per question).
     for reason in conditions.witnesses(invariant, problem.state).map(\.reason) {
-      let witness = try HornProblem(model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
+      let witness = try HornProblem(
+        model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
       let cases = InvariantConditions(encoding: witness.encoding).witnesses(invariant, witness.state)
         .first { $0.reason == reason }?.cases ?? []
       switch try witness.ask(try witness.question(cases)) {
@@ -162,7 +166,9 @@ public struct SymbolicChecker: Sendable {
   }
 
   private func decideByFixpoint(_ invariant: Invariant, explain: Bool) throws(Z3Error) -> (ProofVerdict, String, String?) {
-    func fresh() throws(Z3Error) -> BackwardFixpoint { try BackwardFixpoint(model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit) }
+    func fresh() throws(Z3Error) -> BackwardFixpoint {
+      try BackwardFixpoint(model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
+    }
     let method = "backward fixpoint (Z3)"
     func conclude(_ answer: BackwardFixpoint.Answer, _ fixpoint: BackwardFixpoint, negate: Bool) throws(Z3Error) -> (ProofVerdict, String, String?)? {
       switch answer {
@@ -230,7 +236,8 @@ public struct SymbolicChecker: Sendable {
     switch reason {
     case "", "ok", "unknown", "canceled", "timeout":
       let resource = resourceLimit > 0 ? ", the resource limit (rlimit \(resourceLimit) per context)" : ""
-      return "Z3 gave no answer within the time limit (\(timeoutMilliseconds / 1000) s per query)\(resource) or the memory cap"
+      return "Z3 gave no answer within the time limit (\(timeoutMilliseconds / 1000) s per query)\(resource) "
+        + "or the memory cap"
     default:
       return "Z3 gave no answer: \(reason)"
     }

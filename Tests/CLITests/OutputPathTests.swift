@@ -5,7 +5,8 @@ import Testing
 /// a FIFO, a device or a missing folder is a usage error (64) naming the option, untouched.
 @Suite("Report files: only a regular file or a new path is written")
 struct OutputPathTests {
-  @Test("--sarif and --junit refuse a symlink, a FIFO, /dev/null and a missing folder", arguments: ["--sarif", "--junit"])
+  @Test(
+    "--sarif and --junit refuse a symlink, a FIFO, /dev/null and a missing folder", arguments: ["--sarif", "--junit"])
   func refused(option: String) throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outputs-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

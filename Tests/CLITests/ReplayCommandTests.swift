@@ -110,7 +110,8 @@ struct ReplayCommandTests {
   func pruneRefusesLinks() throws {
     let outside = try Self.corpus("target.json", Self.makeStale)
     let folder = try Self.corpus("fits.json") { _ in }
-    try FileManager.default.createSymbolicLink(atPath: folder + "/link.json", withDestinationPath: outside + "/target.json")
+    try FileManager.default.createSymbolicLink(
+      atPath: folder + "/link.json", withDestinationPath: outside + "/target.json")
     let run = try CommandLineTests.run(["replay", "--prune-stale", folder])
     #expect(run.status == 1)
     #expect(run.stderr.contains("cannot delete \(folder)/link.json: it is not a regular file"), "\(run.stderr)")

@@ -52,7 +52,8 @@ struct Z3ResourceTests {
     try process.run()
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    #expect(output.contains("Z3 allocated bytes after 100 / 1,100 / 2,100 queries"), "the child did not measure:\n\(output)")
+    #expect(output.contains("Z3 allocated bytes after 100 / 1,100 / 2,100 queries"),
+            "the child did not measure:\n\(output)")
     #expect(process.terminationStatus == 0, "\(output)")
   }
 
@@ -78,7 +79,8 @@ struct Z3ResourceTests {
     // arithmetic reasoning that needs far more than one unit of work.
     let xs = (0..<40).map { context.intConstant("x\($0)") }
     let solver = try Z3Solver(context)
-    solver.assert(context.and(zip(xs, xs.dropFirst()).map { $0 < $1 } + [context.int(0) < xs[0], xs[39] < context.int(40)]))
+    let chain = zip(xs, xs.dropFirst()).map { $0 < $1 }
+    solver.assert(context.and(chain + [context.int(0) < xs[0], xs[39] < context.int(40)]))
     guard case .unknown(let reason) = try solver.check() else {
       Issue.record("expected unknown")
       return
