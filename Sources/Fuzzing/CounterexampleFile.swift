@@ -102,8 +102,57 @@ package struct CounterexampleFile: Codable, Sendable, Equatable {
     return path
   }
 
-  package static func read(_ path: String) throws -> CounterexampleFile {
-    try JSONDecoder().decode(CounterexampleFile.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+  /// The two fields read before anything else.
+  private struct Header: Decodable {
+    let format: String?
+    let version: Int?
+  }
+
+  /// The `format` every counterexample file carries.
+  package static let formatName = "signin-spec-counterexample"
+  /// The versions this signin-spec reads.
+  package static let readableVersions = 1...2
+
+  /// Reads a counterexample file, checking `format` and `version` before the schema; every
+  /// refusal names the file and the field.
+  package static func read(_ path: String) throws(CounterexampleReadError) -> CounterexampleFile {
+    let data: Data
+    do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+      throw CounterexampleReadError(path: path, field: nil, reason: "cannot be read (\(error.localizedDescription))")
+    }
+    guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil else {
+      throw CounterexampleReadError(path: path, field: nil, reason: "is not JSON")
+    }
+    let header: Header
+    do { header = try JSONDecoder().decode(Header.self, from: data) } catch let error as DecodingError {
+      let problem = CounterexampleReadError.from(error, path: path)
+      if problem.field == nil {
+        throw CounterexampleReadError(path: path, field: nil, reason: "is not a JSON object")
+      }
+      throw problem
+    } catch {
+      throw CounterexampleReadError(path: path, field: nil, reason: "\(error)")
+    }
+    guard let format = header.format else {
+      throw CounterexampleReadError(path: path, field: "format", reason: "missing; not a \(formatName) file")
+    }
+    guard format == formatName else {
+      throw CounterexampleReadError(path: path, field: "format", reason: "is \"\(format)\", not \"\(formatName)\"")
+    }
+    guard let version = header.version else {
+      throw CounterexampleReadError(path: path, field: "version", reason: "missing")
+    }
+    guard readableVersions.contains(version) else {
+      throw CounterexampleReadError(
+        path: path, field: "version",
+        reason: "\(version) is not a version this signin-spec reads (\(readableVersions.lowerBound) to "
+          + "\(readableVersions.upperBound)); regenerate the case with `signin-spec fuzz`")
+    }
+    do { return try JSONDecoder().decode(CounterexampleFile.self, from: data) } catch let error as DecodingError {
+      throw CounterexampleReadError.from(error, path: path)
+    } catch {
+      throw CounterexampleReadError(path: path, field: nil, reason: "\(error)")
+    }
   }
 
   /// A readable rendering: configuration, then each call with expected and observed.

@@ -52,7 +52,7 @@ public struct ExplicitChecker: Sendable {
     while frontier.count < jobs * 64 && !frontier.isEmpty && !budget.exhausted {
       var next: [WorkItem] = []
       for item in frontier where !budget.exhausted {
-        switch explore(item, cache: &sequentialCache) {
+        switch explore(item, cache: &sequentialCache, budget: budget) {
         case .done(let leaf): sequential.add(leaf); _ = budget.charge(leaf)
         case .fork(let children): next.append(contentsOf: children)
         }
@@ -68,7 +68,7 @@ public struct ExplicitChecker: Sendable {
       while !budget.exhausted, let i = partials.nextItem(below: work.count) {
         var stack = [work[i]]
         while let item = stack.popLast() {
-          switch explore(item, cache: &cache) {
+          switch explore(item, cache: &cache, budget: budget) {
           case .done(let leaf):
             local.add(leaf)
             if !budget.charge(leaf) { stack.removeAll() }
@@ -83,7 +83,8 @@ public struct ExplicitChecker: Sendable {
     var statistics = total.statistics
     statistics.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     return CheckReport(
-      model: model, statistics: statistics, results: total.verdicts(for: invariants), incomplete: budget.reason)
+      model: model, statistics: statistics, results: total.verdicts(for: invariants, complete: budget.reason == nil),
+      incomplete: budget.reason)
   }
 
   /// A configuration class still to explore, with the graph explored so far (if any).
@@ -115,7 +116,8 @@ public struct ExplicitChecker: Sendable {
     model.constraints.allSatisfy { $0.expr.evaluatePartially(config) != 0 }
   }
 
-  func explore(_ item: WorkItem, cache: inout ConstraintCache) -> Step {
+  /// Explores one class; within it, the search stops at `budget`'s states and depth.
+  func explore(_ item: WorkItem, cache: inout ConstraintCache, budget: LimitBudget? = nil) -> Step {
     var item = item
     do {
       if item.graph == nil {
@@ -123,7 +125,7 @@ public struct ExplicitChecker: Sendable {
         item.canSignIn = try model.canSignIn?.holds(item.config) ?? true
         item.graph = FlowGraph(system: system, configuration: item.config)
       }
-      try item.graph!.explore()
+      try item.graph!.explore(maxNodes: budget?.remainingStates ?? .max, maxDepth: budget?.maxDepth ?? .max)
       return .done(finish(item, cache: &cache))
     } catch {
       let variable = error.index
@@ -276,7 +278,7 @@ struct Aggregate {
         invariant: invariant, message: c.message, configuration: configuration, steps: c.steps,
         loopStartsAt: c.loopStartsAt), key: leaf.key)
     }
-    if leaf.canSignIn && !graph.doneReached {
+    if leaf.canSignIn && !graph.doneReached && !graph.stoppedEarly {
       let (path, ends) = graph.shortestPathToEnd()
       let message = "this user can sign in (canSignIn holds) but no path reaches done; every path ends in "
         + ends.joined(separator: " or ")
@@ -309,11 +311,14 @@ struct Aggregate {
     for (invariant, (counterexample, key)) in other.best { offer(invariant, counterexample, key: key) }
   }
 
-  func verdicts(for invariants: [Invariant]) -> [InvariantResult] {
+  /// The verdicts; when the search was not `complete` (a limit), only violations found in a
+  /// state or transition count, never one that needs every class (reachability, vacuity).
+  func verdicts(for invariants: [Invariant], complete: Bool = true) -> [InvariantResult] {
     invariants.map { invariant in
       if let (counterexample, _) = best[invariant] {
         return InvariantResult(invariant: invariant, verdict: .violated(counterexample))
       }
+      if !complete { return InvariantResult(invariant: invariant, verdict: .holds) }
       if statistics.configurationClasses == 0 {
         return InvariantResult(
           invariant: invariant, verdict: .vacuous(reason: "no configuration satisfies the constraints"))

@@ -39,6 +39,14 @@ final class LimitBudget: @unchecked Sendable {
 
   var exhausted: Bool { lock.lock(); defer { lock.unlock() }; return reason != nil }
 
+  /// States one more class may explore before `--max-states` is passed.
+  var remainingStates: Int {
+    lock.lock(); defer { lock.unlock() }
+    return max(0, limits.maxStates - states)
+  }
+
+  var maxDepth: Int { limits.maxDepth }
+
   /// Charges one finished class; false once any limit is passed.
   func charge(_ leaf: ExplicitChecker.Leaf) -> Bool {
     guard let graph = leaf.graph else { return !exhausted }

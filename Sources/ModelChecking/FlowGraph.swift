@@ -43,6 +43,8 @@ struct FlowGraph {
   private(set) var witnessedOffer = false
   private(set) var witnessedRequiredMFA = false
   private(set) var doneReached = false
+  /// True when `explore` stopped at its node or depth bound: the graph is a prefix of the class's.
+  private(set) var stoppedEarly = false
 
   init(system: TransitionSystem, configuration: [Int]) {
     self.system = system
@@ -78,13 +80,19 @@ struct FlowGraph {
   /// Explores every state reachable from `signIn` under this configuration class,
   /// resuming where an earlier call stopped.
   /// - Throws: `UnassignedVariable` with the graph rolled back to the node being processed.
-  mutating func explore() throws(UnassignedVariable) {
+  /// Stops early (`stoppedEarly`) before processing a node once more than `maxNodes` nodes exist
+  /// or the node is more than `maxDepth` calls deep; violations recorded so far stay real.
+  mutating func explore(maxNodes: Int = .max, maxDepth: Int = .max) throws(UnassignedVariable) {
     if !started {
       started = true
       let initialFlow = model.flowIndices.map { model.variables[$0].initial }
       node(NodeKey(step: 0, reason: "", flow: initialFlow), parent: -1, edge: -1)
     }
     while cursor < keys.count {
+      if keys.count > maxNodes || depth[cursor] > maxDepth {
+        stoppedEarly = true
+        return
+      }
       let snapshot = Snapshot(
         nodeCount: keys.count, edgeCount: edges.count, violations: violations, stepsReached: stepsReached,
         flags: (witnessedFailAuthentication, witnessedOffer, witnessedRequiredMFA, doneReached))

@@ -9,7 +9,15 @@ public enum SafeFile {
   public struct Problem: Error, Sendable, CustomStringConvertible {
     public let path: String
     public let reason: String
-    public var description: String { "cannot write \(path): \(reason)" }
+    /// "write" or "delete".
+    public let verb: String
+    public var description: String { "cannot \(verb) \(path): \(reason)" }
+
+    public init(path: String, reason: String, verb: String = "write") {
+      self.path = path
+      self.reason = reason
+      self.verb = verb
+    }
   }
 
   /// Nil when `path` can be written: its folder exists, and it is absent or a regular file.

@@ -33,6 +33,12 @@ public actor SignInClient {
   /// Strings that must never appear in an error: the password, answers and sessions.
   private var secrets: Set<String> = []
   private var randomSource: @Sendable (Int) -> [UInt8]
+  /// Bumped by every call that starts or ends a flow (signIn, signOut, restore). The actor is
+  /// reentrant: another call can run at every `await`, so an exchange checks the generation
+  /// after each one and, when it changed, drops its answer without touching the state.
+  private var generation = 0
+  /// The generation whose exchange is waiting for Cognito, if any.
+  private var inFlight: Int?
   /// The decisions a test double may change; `.reference` for the reference client.
   let hooks: ClientHooks
 
@@ -69,6 +75,7 @@ public actor SignInClient {
     if case .signedIn = state {
       throw .invalidState("There is already a user in signedIn state. SignOut the user first before calling signIn")
     }
+    generation &+= 1
     state = .signedOut
     self.password = password ?? ""
     secrets = Set([password].compactMap { $0 }.filter { !$0.isEmpty })
@@ -99,6 +106,7 @@ public actor SignInClient {
         parameters["SRP_A"] = srp!.publicValue
       }
     }
+    let password = self.password
     let body: JSONObject = [
       "ClientId": .string(clientId), "AuthFlow": .string(flow),
       "AuthParameters": .object(parameters.mapValues { .string($0) }),
@@ -106,7 +114,7 @@ public actor SignInClient {
     return try await run(username: username) { () throws(AuthError) -> JSONObject in
       var response = try await self.call("InitiateAuth", body)
       if response["ChallengeName"]?.string == "PASSWORD_VERIFIER", let srp {
-        response = try await self.answerPasswordVerifier(response, srp: srp, username: username)
+        response = try await self.answerPasswordVerifier(response, srp: srp, username: username, password: password)
       }
       return response
     }
@@ -117,6 +125,9 @@ public actor SignInClient {
     guard case .challenge(var challenge) = state else {
       if case .signedIn = state { return AuthSignInResult(nextStep: .done) }
       throw .invalidState("No sign-in is in progress; call signIn first")
+    }
+    if inFlight == generation {
+      throw .invalidState("a call on this sign-in is still waiting for Cognito; wait for its answer")
     }
     if challengeResponse.isEmpty { throw .validation("the answer is empty") }
     secrets.insert(challengeResponse)
@@ -194,7 +205,8 @@ public actor SignInClient {
         let name = selectName == "SELECT_CHALLENGE" ? "SELECT_CHALLENGE" : (srp == nil ? "PASSWORD" : "PASSWORD_SRP")
         var response = try await self.respond(name, session: challenge.session, answers)
         if response["ChallengeName"]?.string == "PASSWORD_VERIFIER", let srp {
-          response = try await self.answerPasswordVerifier(response, srp: srp, username: username)
+          response = try await self.answerPasswordVerifier(
+            response, srp: srp, username: username, password: challengeResponse)
         }
         return response
       }
@@ -247,6 +259,7 @@ public actor SignInClient {
 
   /// Forgets the signed-in user or the sign-in in progress.
   public func signOut() {
+    generation &+= 1
     state = .signedOut
     password = ""
     secrets = []
@@ -263,22 +276,30 @@ public actor SignInClient {
     ]
     if let session { response["Session"] = .string(session) }
     if !availableChallenges.isEmpty { response["AvailableChallenges"] = .array(availableChallenges.map { .string($0) }) }
-    return try await handle(response, username: username)
+    generation &+= 1
+    return try await handle(response, username: username, generation: generation)
   }
 
   // MARK: - Flow machinery
 
   /// Runs a Cognito exchange and turns its answer into the next step. Retryable errors keep
   /// the current step; UserNotConfirmed and PasswordResetRequired become steps; anything
-  /// else ends the flow (signed out), so a new signIn is never blocked.
+  /// else ends the flow (signed out), so a new signIn is never blocked. The state is read
+  /// before the exchange and written after it only if no signIn, signOut or restore ran
+  /// meanwhile (`generation`); a superseded call throws `invalidState` and changes nothing.
   private func run(
     username: String, _ exchange: () async throws(AuthError) -> JSONObject
   ) async throws(AuthError) -> AuthSignInResult {
+    let mine = generation
     let before = state
+    inFlight = mine
+    defer { if inFlight == mine { inFlight = nil } }
     do {
       let response = try await exchange()
-      return try await handle(response, username: username)
+      try checkCurrent(mine)
+      return try await handle(response, username: username, generation: mine)
     } catch {
+      if generation != mine { throw Self.superseded }
       switch error {
       case .service(let type, _) where type == "UserNotConfirmedException":
         state = .signedOut
@@ -294,6 +315,15 @@ public actor SignInClient {
         throw error
       }
     }
+  }
+
+  /// What a call superseded while it waited for Cognito throws.
+  static let superseded = AuthError.invalidState(
+    "signIn, signOut or restore was called while this call waited for Cognito; its answer was dropped")
+
+  /// Throws `superseded` when a flow was started or ended since `mine`.
+  private func checkCurrent(_ mine: Int) throws(AuthError) {
+    if generation != mine { throw Self.superseded }
   }
 
   /// Sends one operation. With `retryingOnce`, as the JS and Android clients do, a
@@ -341,7 +371,9 @@ public actor SignInClient {
     return try await call("RespondToAuthChallenge", body, retryingOnce: true)
   }
 
-  private func answerPasswordVerifier(_ response: JSONObject, srp: CognitoSRP, username: String) async throws(AuthError) -> JSONObject {
+  private func answerPasswordVerifier(
+    _ response: JSONObject, srp: CognitoSRP, username: String, password: String
+  ) async throws(AuthError) -> JSONObject {
     let p = response["ChallengeParameters"]?.stringMap ?? [:]
     guard let srpB = p["SRP_B"], let salt = p["SALT"], let block = p["SECRET_BLOCK"] else {
       throw .invalidServiceResponse("PASSWORD_VERIFIER without SRP_B, SALT or SECRET_BLOCK")
@@ -370,7 +402,10 @@ public actor SignInClient {
   }
 
   /// Turns Cognito's answer into the next step (the Swift client's mapping, C.1.2).
-  private func handle(_ response: JSONObject, username: String) async throws(AuthError) -> AuthSignInResult {
+  /// `generation`: the flow the answer belongs to; checked again after the one `await` here.
+  private func handle(
+    _ response: JSONObject, username: String, generation mine: Int
+  ) async throws(AuthError) -> AuthSignInResult {
     if response["AuthenticationResult"]?.object != nil {
       state = .signedIn(username: username)
       secrets = []
@@ -407,6 +442,7 @@ public actor SignInClient {
       types.remove(.sms)  // C.6 item 4: the clients cannot set up SMS
       if types == [.totp] {
         let associated = try await call("AssociateSoftwareToken", ["Session": session.map { .string($0) } ?? .null])
+        try checkCurrent(mine)
         guard let secret = associated["SecretCode"]?.string else {
           throw .invalidServiceResponse("AssociateSoftwareToken returned no SecretCode")
         }

@@ -30,9 +30,11 @@ struct BackwardFixpoint {
   let state: [Int: Z3Term]
   let maxIterations: Int
 
-  init(model: SignInModel, timeoutMilliseconds: UInt32, maxIterations: Int = 500) throws(Z3Error) {
+  init(
+    model: SignInModel, timeoutMilliseconds: UInt32, resourceLimit: UInt32 = 0, maxIterations: Int = 500
+  ) throws(Z3Error) {
     self.model = model
-    context = try Z3Context(timeoutMilliseconds: timeoutMilliseconds)
+    context = try Z3Context(timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
     encoding = Z3Encoding(model: model, context: context)
     conditions = InvariantConditions(encoding: encoding)
     state = encoding.constants(model.configurationIndices).merging(encoding.constants(model.flowIndices)) { a, _ in a }

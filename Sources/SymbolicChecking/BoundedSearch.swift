@@ -9,6 +9,7 @@ struct BoundedSearch {
   let model: SignInModel
   let maxDepth: Int
   let timeoutMilliseconds: UInt32
+  var resourceLimit: UInt32 = 0
 
   /// The path being unrolled: one step and flow valuation per depth, sharing one configuration.
   final class Unrolling {
@@ -21,9 +22,9 @@ struct BoundedSearch {
     private(set) var steps: [Z3Term] = []
     private(set) var flows: [[Int: Z3Term]] = []
 
-    init(model: SignInModel, timeoutMilliseconds: UInt32) throws(Z3Error) {
+    init(model: SignInModel, timeoutMilliseconds: UInt32, resourceLimit: UInt32 = 0) throws(Z3Error) {
       self.model = model
-      context = try Z3Context(timeoutMilliseconds: timeoutMilliseconds)
+      context = try Z3Context(timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
       encoding = Z3Encoding(model: model, context: context)
       conditions = InvariantConditions(encoding: encoding)
       solver = try Z3Solver(context)
@@ -72,7 +73,7 @@ struct BoundedSearch {
   func findConfiguration(
     cases: (InvariantConditions, [Int: Z3Term]) -> [InvariantConditions.Case], cycle: Bool = false
   ) throws(Z3Error) -> [Int]? {
-    let path = try Unrolling(model: model, timeoutMilliseconds: timeoutMilliseconds)
+    let path = try Unrolling(model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
     let context = path.context
     for depth in 0...maxDepth {
       let (s, state) = path.extend()
@@ -99,7 +100,7 @@ struct BoundedSearch {
   /// The steps some path of at most `maxDepth` calls reaches (under some configuration):
   /// witnesses for `stepsReachable`, found with one incremental solver.
   func reachableSteps() throws(Z3Error) -> Set<Int> {
-    let path = try Unrolling(model: model, timeoutMilliseconds: timeoutMilliseconds)
+    let path = try Unrolling(model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
     let context = path.context
     var found: Set<Int> = []
     for _ in 0...maxDepth {

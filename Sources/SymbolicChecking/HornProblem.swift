@@ -22,8 +22,8 @@ final class HornProblem {
     encoding.model.configurationIndices.map { config[$0]! } + [step] + encoding.model.flowIndices.map { flow[$0]! }
   }
 
-  init(model: SignInModel, timeoutMilliseconds: UInt32) throws(Z3Error) {
-    context = try Z3Context()
+  init(model: SignInModel, timeoutMilliseconds: UInt32, resourceLimit: UInt32 = 0) throws(Z3Error) {
+    context = try Z3Context(resourceLimit: resourceLimit)
     encoding = Z3Encoding(model: model, context: context)
     fixedpoint = try Z3Fixedpoint(context, timeoutMilliseconds: timeoutMilliseconds)
     config = encoding.constants(model.configurationIndices)

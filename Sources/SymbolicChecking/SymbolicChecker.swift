@@ -52,15 +52,20 @@ public struct SymbolicChecker: Sendable {
   public let model: SignInModel
   public let engine: Engine
   public let timeoutMilliseconds: UInt32
+  /// Z3's deterministic resource limit (`rlimit`) for each context, 0 for none: past it a
+  /// solver query (the fixpoint engine, bounded search) answers unknown at the same point on
+  /// every machine. Spacer's fixedpoint queries ignore it (Z3 has no `rlimit` for them).
+  public let resourceLimit: UInt32
   public let maxDepth: Int
 
   public init(
     model: SignInModel, engine: Engine = .fixpoint, timeoutMilliseconds: UInt32 = 30_000, maxDepth: Int = 40,
-    memoryMegabytes: Int = 4096
+    memoryMegabytes: Int = 4096, resourceLimit: UInt32 = 0
   ) {
     self.model = model
     self.engine = engine
     self.timeoutMilliseconds = timeoutMilliseconds
+    self.resourceLimit = resourceLimit
     self.maxDepth = maxDepth
     z3SetGlobalParameter("memory_max_size", String(memoryMegabytes))
   }
@@ -94,7 +99,9 @@ public struct SymbolicChecker: Sendable {
     if engine == .fixpoint { return try decideByFixpoint(invariant, explain: explain) }
     switch invariant {
     case .doneReachable:
-      switch try BackwardFixpoint(model: model, timeoutMilliseconds: timeoutMilliseconds).doneReachable() {
+      let fixpoint = try BackwardFixpoint(
+        model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
+      switch try fixpoint.doneReachable() {
       case .proven(let n, _): return (.proven, "backward fixpoint, \(n) iterations (Z3 SMT)", nil)
       case .unknown(let reason): return (.unknown(reason: describe(reason)), "backward fixpoint (Z3 SMT)", nil)
       case .violated(let configuration):
@@ -103,7 +110,8 @@ public struct SymbolicChecker: Sendable {
     case .stepsReachable:
       var unreachable: [String] = []
       for s in model.steps.indices {
-        let problem = try HornProblem(model: model, timeoutMilliseconds: timeoutMilliseconds)
+        let problem = try HornProblem(
+          model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
         switch try problem.ask(try problem.question([(s, problem.context.bool(true))])) {
         case .unsatisfiable: unreachable.append(model.steps[s].id)
         case .satisfiable: break
@@ -121,7 +129,7 @@ public struct SymbolicChecker: Sendable {
 
   private func safety(_ invariant: Invariant, explain: Bool) throws(Z3Error) -> (ProofVerdict, String, String?) {
     let method = invariant == .terminates ? "Spacer (CHC): dead ends, and cycles via a saved-state copy" : "Spacer (CHC)"
-    let problem = try HornProblem(model: model, timeoutMilliseconds: timeoutMilliseconds)
+    let problem = try HornProblem(model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
     let conditions = InvariantConditions(encoding: problem.encoding)
     var questions = [try problem.question(conditions.bad(invariant, problem.state))]
     if invariant == .terminates { questions.append(try problem.cycleQuestion()) }
@@ -129,7 +137,8 @@ public struct SymbolicChecker: Sendable {
       switch try problem.ask(question) {
       case .satisfiable:
         let cycle = i == 1
-        let search = BoundedSearch(model: model, maxDepth: maxDepth, timeoutMilliseconds: timeoutMilliseconds)
+        let search = BoundedSearch(
+          model: model, maxDepth: maxDepth, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
         guard let configuration = try search.findConfiguration(cases: { cycle ? [] : $0.bad(invariant, $1) }, cycle: cycle) else {
           return (.unknown(reason: "Spacer found a violation but bounded search found no path within \(maxDepth) calls"), method, nil)
         }
@@ -143,7 +152,8 @@ public struct SymbolicChecker: Sendable {
     let explanation = explain ? InvariantPrinter(model: model).render(problem) : nil
     // Non-vacuity: each witness must be reachable (a fresh problem per question).
     for reason in conditions.witnesses(invariant, problem.state).map(\.reason) {
-      let witness = try HornProblem(model: model, timeoutMilliseconds: timeoutMilliseconds)
+      let witness = try HornProblem(
+        model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
       let cases = InvariantConditions(encoding: witness.encoding).witnesses(invariant, witness.state)
         .first { $0.reason == reason }?.cases ?? []
       switch try witness.ask(try witness.question(cases)) {
@@ -156,7 +166,9 @@ public struct SymbolicChecker: Sendable {
   }
 
   private func decideByFixpoint(_ invariant: Invariant, explain: Bool) throws(Z3Error) -> (ProofVerdict, String, String?) {
-    func fresh() throws(Z3Error) -> BackwardFixpoint { try BackwardFixpoint(model: model, timeoutMilliseconds: timeoutMilliseconds) }
+    func fresh() throws(Z3Error) -> BackwardFixpoint {
+      try BackwardFixpoint(model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
+    }
     let method = "backward fixpoint (Z3)"
     func conclude(_ answer: BackwardFixpoint.Answer, _ fixpoint: BackwardFixpoint, negate: Bool) throws(Z3Error) -> (ProofVerdict, String, String?)? {
       switch answer {
@@ -177,7 +189,9 @@ public struct SymbolicChecker: Sendable {
       return try conclude(try f.doneReachable(), f, negate: false)!
     case .stepsReachable:
       // Bounded search finds paths to most steps at once; only the others need a proof.
-      let witnessed = try BoundedSearch(model: model, maxDepth: maxDepth, timeoutMilliseconds: timeoutMilliseconds).reachableSteps()
+      let search = BoundedSearch(
+        model: model, maxDepth: maxDepth, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
+      let witnessed = try search.reachableSteps()
       var unreachable: [String] = []
       for s in model.steps.indices where !witnessed.contains(s) {
         let f = try fresh()
@@ -221,14 +235,16 @@ public struct SymbolicChecker: Sendable {
   func describe(_ reason: String) -> String {
     switch reason {
     case "", "ok", "unknown", "canceled", "timeout":
-      return "Z3 gave no answer within the time limit (\(timeoutMilliseconds / 1000) s per query) or the memory cap"
+      let resource = resourceLimit > 0 ? ", the resource limit (rlimit \(resourceLimit) per context)" : ""
+      return "Z3 gave no answer within the time limit (\(timeoutMilliseconds / 1000) s per query)\(resource) "
+        + "or the memory cap"
     default:
       return "Z3 gave no answer: \(reason)"
     }
   }
 
   private func constraintsSatisfiable() throws(Z3Error) -> Bool {
-    let context = try Z3Context(timeoutMilliseconds: timeoutMilliseconds)
+    let context = try Z3Context(timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
     let encoding = Z3Encoding(model: model, context: context)
     let solver = try Z3Solver(context)
     solver.assert(encoding.validConfiguration(encoding.constants(model.configurationIndices)))

@@ -43,6 +43,12 @@ private enum Z3ErrorLog {
   }
 }
 
+/// Bytes Z3's own allocator holds now, over every context of the process (Z3's estimate, which
+/// counts allocations, so it does not depend on the system allocator or on timing).
+package func z3AllocatedBytes() -> UInt64 {
+  UInt64(Z3_get_estimated_alloc_size())
+}
+
 /// Sets a Z3 global parameter, e.g. `memory_max_size` (megabytes) for every context.
 package func z3SetGlobalParameter(_ name: String, _ value: String) {
   Z3_global_param_set(name, value)
@@ -58,25 +64,32 @@ package final class Z3Context {
   /// The literal `false`, standing in for a term Z3 failed to make (its error is recorded).
   private let falseLiteral: Z3_ast
 
-  /// Creates a context; `timeoutMilliseconds` bounds every solver query made from it.
+  /// Creates a context; `timeoutMilliseconds` bounds every solver query made from it, and
+  /// `resourceLimit` (Z3's `rlimit`, 0 for none) bounds the work of every query on it: unlike
+  /// a time limit, the same query stops at the same point on any machine.
   /// - Throws: `Z3Error` when Z3 cannot make one (out of memory).
-  package init(timeoutMilliseconds: UInt32? = nil) throws(Z3Error) {
+  package init(timeoutMilliseconds: UInt32? = nil, resourceLimit: UInt32 = 0) throws(Z3Error) {
     guard let config = Z3_mk_config() else { throw Z3Error(code: -1, message: "Z3_mk_config failed") }
     if let timeoutMilliseconds {
       Z3_set_param_value(config, "timeout", String(timeoutMilliseconds))
     }
+    if resourceLimit > 0 {
+      Z3_set_param_value(config, "rlimit", String(resourceLimit))
+    }
     let context = Z3_mk_context_rc(config)
     Z3_del_config(config)
     guard let context else { throw Z3Error(code: -1, message: "Z3_mk_context_rc failed") }
+    // Errors are recorded, not fatal (Z3's default handler exits the process); the next query
+    // on this context throws them. Set before the first call that can fail.
+    Z3_set_error_handler(context, { context, code in Z3ErrorLog.record(context, code) })
     guard let falseLiteral = Z3_mk_false(context) else {
+      _ = Z3ErrorLog.take(context)
       Z3_del_context(context)
       throw Z3Error(code: -1, message: "Z3_mk_false failed")
     }
     Z3_inc_ref(context, falseLiteral)
     raw = context
     self.falseLiteral = falseLiteral
-    // Errors are recorded, not fatal; the next query on this context throws them.
-    Z3_set_error_handler(raw, { context, code in Z3ErrorLog.record(context, code) })
   }
 
   deinit {

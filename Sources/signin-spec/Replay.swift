@@ -2,6 +2,7 @@ import ClientBugs
 import ArgumentParser
 import Foundation
 import Fuzzing
+import SafeFiles
 import SignInClient
 import SignInModel
 
@@ -41,8 +42,17 @@ struct Replay: AsyncParsableCommand {
     }
   }
 
-  func run() async throws {
-    var files: [String] = []
+  @Flag(help: "Delete the STALE cases (their calls no longer fit the model): the way out after a model change.")
+  var pruneStale = false
+
+  /// A case to replay and the corpus folder it belongs to (its own folder for a file argument).
+  struct CasePath {
+    let path: String
+    let folder: String
+  }
+
+  func casePaths() throws -> [CasePath] {
+    var files: [CasePath] = []
     for path in paths.isEmpty ? ["counterexamples"] : paths {
       var isDirectory: ObjCBool = false
       guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -53,23 +63,30 @@ struct Replay: AsyncParsableCommand {
       }
       if isDirectory.boolValue {
         files += try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".json") }.sorted()
-          .map { (path as NSString).appendingPathComponent($0) }
+          .map { CasePath(path: (path as NSString).appendingPathComponent($0), folder: path) }
       } else {
-        files.append(path)
+        let folder = (path as NSString).deletingLastPathComponent
+        files.append(CasePath(path: path, folder: folder.isEmpty ? "." : folder))
       }
     }
+    return files
+  }
+
+  func run() async throws {
+    let files = try casePaths()
     guard let bugs: Set<DeliberateBug> = client == "reference" ? [] : DeliberateBug(rawValue: client).map({ [$0] }) else {
       throw ValidationError("unknown client '\(client)'")
     }
-    var failed = 0
-    for path in files {
+    var failed = 0, stale: [String] = [], pruned = 0
+    for casePath in files {
+      let path = casePath.path
       let file: CounterexampleFile
       if let kind = Self.nonRegularKind(path) {
         printError("\(path): error: \(kind), not a counterexample file")
         throw ExitStatus.badModel
       }
       do { file = try CounterexampleFile.read(path) } catch {
-        printError("\(path): error: not a signin-spec counterexample file (\(error.localizedDescription))")
+        printError(error.description)
         throw ExitStatus.badModel
       }
       let modelPath = FileManager.default.fileExists(atPath: file.model.file) ? file.model.file
@@ -86,13 +103,31 @@ struct Replay: AsyncParsableCommand {
         failed += 1
         print("FAILS   \(path): \(execution.message ?? "")\(note)")
       } else if !execution.valid {
-        print("STALE   \(path): the calls no longer fit the model\(note)")
+        if pruneStale {
+          do { try SafeFile.remove(path, inFolder: casePath.folder) } catch {
+            printError("error: --prune-stale: \(error.description)")
+            stale.append(path)
+            continue
+          }
+          pruned += 1
+          print("PRUNED  \(path): STALE, the calls no longer fit \(modelPath); deleted")
+        } else {
+          stale.append(path)
+          print("STALE   \(path): the calls no longer fit \(modelPath)\(note)")
+        }
       } else {
         print("passes  \(path) (found on client \(file.client): \(file.message))\(note)")
       }
       if explain { print(file.explain().split(separator: "\n").map { "        " + $0 }.joined(separator: "\n")) }
     }
-    print("\(files.count) case\(files.count == 1 ? "" : "s") replayed on the \(client) client: \(files.count - failed) passed, \(failed) failed")
-    if failed > 0 { throw ExitStatus.violation }
+    let passed = files.count - failed - stale.count - pruned
+    print("\(files.count) case\(files.count == 1 ? "" : "s") replayed on the \(client) client: \(passed) passed, "
+      + "\(failed) failed, \(stale.count) stale" + (pruneStale ? ", \(pruned) pruned" : ""))
+    if !stale.isEmpty {
+      printError("error: \(stale.count) STALE case\(stale.count == 1 ? "" : "s") (the calls no longer fit the model): "
+        + stale.joined(separator: ", ") + "; regenerate them with `signin-spec fuzz` or delete them with "
+        + "`signin-spec replay --prune-stale`")
+    }
+    if failed > 0 || !stale.isEmpty { throw ExitStatus.violation }
   }
 }

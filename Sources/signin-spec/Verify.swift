@@ -165,12 +165,10 @@ struct Verify: ParsableCommand {
     case .markdown: print(VerifyFindings.markdown(reports, platform: platform), terminator: "")
     }
     if let sarif {
-      do {
-        try VerifyFindings.sarif(reports, toolVersion: SignInSpec.version, platform: platform).encoded()
-          .write(toFile: sarif, atomically: true, encoding: .utf8)
-      } catch {
-        printError("error: cannot write the SARIF log to \(sarif): \(error.localizedDescription)")
-        throw ExitStatus.internalError
+      let log = try VerifyFindings.sarif(reports, toolVersion: SignInSpec.version, platform: platform).encoded()
+      do { try SafeFile.write(Data(log.utf8), to: sarif) } catch {
+        printError("error: --sarif: \(error.description)")
+        throw ExitStatus.usage
       }
     }
     if let junit {
@@ -186,8 +184,10 @@ struct Verify: ParsableCommand {
       throw ExitStatus.internalError
     }
     // A search stopped at a limit has partial verdicts (reachability and vacuity need every class).
-    if reports.contains(where: { $0.incomplete != nil }) { throw ExitStatus.inconclusive }
+    // A violation found before a limit stopped the search is a finding (exit 1); otherwise a
+    // search stopped at a limit is inconclusive (exit 4).
     if reports.contains(where: { $0.results.contains { !$0.verdict.passed } }) { throw ExitStatus.violation }
+    if reports.contains(where: { $0.incomplete != nil }) { throw ExitStatus.inconclusive }
     if inconclusive { throw ExitStatus.inconclusive }
     if strict && lintWarnings > 0 {
       printError("error: \(lintWarnings) lint warnings not acknowledged in a lint: section (--strict)")

@@ -69,9 +69,9 @@ struct HostileModelTests {
     var text = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
     for k in 1..<12 { text += "a\(k): &a\(k) [" + Array(repeating: "*a\(k - 1)", count: 10).joined(separator: ", ") + "]\n" }
     text += "? *a11\n: 1\n"
-    let start = Date()
+    // The refusal names the expansion limit, so it came from the event-stream check, before
+    // Yams composed (and hashed) the 10^12-node key; a composing loader would never return.
     let found = Self.diagnostics(text)
-    #expect(Date().timeIntervalSince(start) < 5)
     #expect(found.count == 1 && found[0].line > 0 && found[0].message.contains("aliases expanded"))
   }
 
@@ -152,9 +152,9 @@ struct ConstraintCounterTests {
     let model = try Self.model(booleans: 40, constraint: (0..<40).map { "c.v\($0)" }.joined(separator: " || "))
     let counter = ConstraintCounter(model: model)
     let config = [Int](repeating: unassigned, count: model.configurationIndices.count)
-    let start = Date()
+    // The counter refuses to enumerate more than `maxEnumerated` (10^6) assignments of one part,
+    // so an answer at all means it counted the 40 independent parts instead of 2^40 assignments.
     let (count, witness) = try counter.count(model.constraints.map(\.expr), variables: Array(0..<40), config: config)
-    #expect(Date().timeIntervalSince(start) < 2)
     #expect(count == pow(2.0, 40) - 1)
     #expect(witness.map { $0.contains(1) } == true)
     #expect(ConstraintCounter.refusal(in: model) == nil)

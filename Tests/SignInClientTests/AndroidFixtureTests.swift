@@ -72,6 +72,13 @@ struct AndroidFixtureTests {
     }
   }
 
+  @Test("the fixtures are there: a missing ../shared/external fails, it does not pass with no cases")
+  func fixturesPresent() {
+    #expect(Self.files.count >= 30, "found \(Self.files.count) fixtures under \(Self.root)/testsuites")
+    #expect(Self.files.filter { $0.hasPrefix("confirmSignIn/") }.count >= 10)
+    #expect(!Self.androidToSwift.isEmpty, "the 2026 model gave no android -> swift step names")
+  }
+
   @Test("every sign-in fixture passes or is a documented platform difference", arguments: files)
   func fixture(file: String) async throws {
     let data = try #require(FileManager.default.contents(atPath: "\(Self.root)/testsuites/\(file)"))

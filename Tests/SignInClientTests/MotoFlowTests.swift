@@ -49,16 +49,16 @@ struct MotoFlowTests {
     #expect(try await client.confirmSignIn(challengeResponse: "NewPassw0rd!").isSignedIn)
   }
 
-  /// A TOTP code for `secret` that stays valid for at least two seconds.
-  static func freshCode(_ secret: String) async throws -> String {
-    let now = Date().timeIntervalSince1970
-    if 30 - now.truncatingRemainder(dividingBy: 30) < 2 { try await Task.sleep(nanoseconds: 2_500_000_000) }
-    return TOTP.code(secret: secret, time: Date().timeIntervalSince1970) ?? ""
+  /// The TOTP code for `secret` at the fixed time moto reads (`MotoServer(clock:)`): valid
+  /// on every run, whatever the wall clock says.
+  static func code(_ secret: String, at moto: MotoServer) throws -> String {
+    let clock = try #require(moto.clock, "moto runs with the system clock")
+    return try #require(TOTP.code(secret: secret, time: Double(clock)))
   }
 
   @Test("MFA_SETUP -> TOTP setup with a real code from the shared secret; then SOFTWARE_TOKEN_MFA with a wrong and the right code")
   func totpSetupThenTotpCode() async throws {
-    let moto = try await MotoServer()
+    let moto = try await MotoServer(clock: MotoServer.fixedClock)
     let (poolId, clientId) = try await moto.makePool(mfa: "ON", totp: true)
     try await moto.admin("AdminCreateUser", [
       "UserPoolId": .string(poolId), "Username": .string("carol"), "TemporaryPassword": .string("TempPassw0rd!"),
@@ -79,13 +79,13 @@ struct MotoFlowTests {
     #expect(uri.hasPrefix("otpauth://totp/signin-spec") && uri.contains("carol"))
     #expect(uri.hasSuffix("?secret=asdfasdfasdf&issuer=signin-spec"))
     await #expect(throws: AuthError.codeMismatch) { try await client.confirmSignIn(challengeResponse: "000000") }
-    #expect(try await client.confirmSignIn(challengeResponse: try await Self.freshCode(details.sharedSecret)).isSignedIn)
+    #expect(try await client.confirmSignIn(challengeResponse: try Self.code(details.sharedSecret, at: moto)).isSignedIn)
 
     await client.signOut()
     let mfa = try await client.signIn(username: "carol", password: "NewPassw0rd!", options: options)
     #expect(mfa.nextStep == .confirmSignInWithTOTPCode)
     await #expect(throws: AuthError.codeMismatch) { try await client.confirmSignIn(challengeResponse: "000000") }
-    #expect(try await client.confirmSignIn(challengeResponse: try await Self.freshCode(details.sharedSecret)).isSignedIn)
+    #expect(try await client.confirmSignIn(challengeResponse: try Self.code(details.sharedSecret, at: moto)).isSignedIn)
   }
 
   @Test("SMS_MFA: moto issues it from the user's preference and accepts any code")

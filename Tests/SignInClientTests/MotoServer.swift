@@ -4,18 +4,36 @@ import SignInClient
 
 /// moto's Cognito server (`moto_server`, PyPI `moto`) on 127.0.0.1 and a free port, started
 /// for one test and stopped by PID when it ends. TOTP checks are on
-/// (MOTO_COGNITO_IDP_USER_POOL_ENABLE_TOTP=true).
+/// (MOTO_COGNITO_IDP_USER_POOL_ENABLE_TOTP=true). With a `clock`, moto's Cognito module reads
+/// that fixed time instead of the system clock, so a TOTP code made for it is always valid.
 final class MotoServer: @unchecked Sendable {
   let process = Process()
   let port: Int
   let endpoint: URL
 
-  init() async throws {
+  /// The fixed time (seconds since 1970) moto's Cognito module sees, if any.
+  let clock: Int?
+
+  /// 2026-01-01T00:00:00Z, the start of a TOTP period (30 s steps).
+  static let fixedClock = 1_767_225_600
+
+  init(clock: Int? = nil) async throws {
     port = try MotoServer.freePort()
     endpoint = URL(string: "http://127.0.0.1:\(port)/")!
+    self.clock = clock
     // The interpreter itself (not a pyenv shim), so the PID we stop is moto's.
     process.executableURL = URL(fileURLWithPath: try MotoServer.python())
-    process.arguments = ["-m", "moto.server", "-H", "127.0.0.1", "-p", String(port)]
+    let server = ["-H", "127.0.0.1", "-p", String(port)]
+    if let clock {
+      // moto's Cognito module calls time.time() for TOTP checks (and token times); it gets a
+      // stand-in module whose time() is the fixed clock. Everything else keeps the real clock.
+      let script = "import sys, types\nimport moto.cognitoidp.models as models\n"
+        + "models.time = types.SimpleNamespace(time=lambda: float(sys.argv[1]))\n"
+        + "from moto.server import main\nmain(sys.argv[2:])"
+      process.arguments = ["-c", script, String(clock)] + server
+    } else {
+      process.arguments = ["-m", "moto.server"] + server
+    }
     var environment = ProcessInfo.processInfo.environment
     environment["MOTO_COGNITO_IDP_USER_POOL_ENABLE_TOTP"] = "true"
     process.environment = environment
@@ -37,7 +55,7 @@ final class MotoServer: @unchecked Sendable {
   func stop() {
     guard process.isRunning else { return }
     kill(process.processIdentifier, SIGKILL)
-    for _ in 0..<50 where process.isRunning { usleep(20_000) }
+    process.waitUntilExit()
   }
 
   /// Runs a Python snippet and returns what it prints.

@@ -6,15 +6,6 @@ import Z3Kit
 
 @Suite("Z3 resources")
 struct Z3ResourceTests {
-  /// Resident set size in KiB, from /proc.
-  static func residentKiB() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-      return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
-    }
-    return 0
-  }
-
   static let childVariable = "SIGNIN_SPEC_MEMORY_CHILD"
 
   /// Runs `count` small Z3 queries, each in a new context, and drops everything.
@@ -30,20 +21,21 @@ struct Z3ResourceTests {
   }
 
   /// The measurement itself. It only runs inside the child process the next test starts,
-  /// because the other suites allocate concurrently and would move this process's RSS.
-  @Test("(child process) RSS stays on its plateau over 1,000 more queries",
+  /// because the other suites use Z3 concurrently and would move the process-wide count.
+  @Test("(child process) Z3's allocated bytes return to the same level after 1,000 more queries",
         .enabled(if: ProcessInfo.processInfo.environment["SIGNIN_SPEC_MEMORY_CHILD"] == "1"))
   func measureInIsolation() throws {
-    // The allocator keeps freed pages for reuse, so the first batch raises RSS to a
-    // plateau; a leak keeps growing with every batch after it.
+    // Z3's own allocation count, not RSS: it does not depend on the system allocator keeping
+    // freed pages, so a leak of even one context per query (tens of KB) shows as growth.
+    try Self.queries(100)
+    let warm = z3AllocatedBytes()
     try Self.queries(1_000)
-    let plateau = Self.residentKiB()
+    let middle = z3AllocatedBytes()
     try Self.queries(1_000)
-    let middle = Self.residentKiB()
-    try Self.queries(1_000)
-    let after = Self.residentKiB()
-    print("RSS after 1,000 / 2,000 / 3,000 queries: \(plateau) / \(middle) / \(after) KiB")
-    #expect(after - middle < 8_000, "RSS grew from \(middle) KiB to \(after) KiB over 1,000 more queries")
+    let after = z3AllocatedBytes()
+    print("Z3 allocated bytes after 100 / 1,100 / 2,100 queries: \(warm) / \(middle) / \(after)")
+    #expect(after <= middle + 64 * 1024, "Z3's allocations grew from \(middle) to \(after) bytes over 1,000 queries")
+    #expect(middle <= warm + 64 * 1024, "Z3's allocations grew from \(warm) to \(middle) bytes over 1,000 queries")
   }
 
   @Test("thousands of queries do not grow memory (reference counts are balanced), measured in a separate process")
@@ -60,18 +52,39 @@ struct Z3ResourceTests {
     try process.run()
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    #expect(output.contains("RSS after 1,000 / 2,000 / 3,000 queries"), "the child did not measure:\n\(output)")
+    #expect(output.contains("Z3 allocated bytes after 100 / 1,100 / 2,100 queries"),
+            "the child did not measure:\n\(output)")
     #expect(process.terminationStatus == 0, "\(output)")
   }
 
-  @Test("a query that runs out of time reports unknown, never proven")
-  func timeout() throws {
+  @Test("a query that runs out of its resource limit reports unknown, never proven (same on any machine)")
+  func resourceLimit() throws {
     let model = try ModelLoader.load(file: "models/2024-flutter.yaml")
-    let report = SymbolicChecker(model: model, engine: .spacer, timeoutMilliseconds: 20).prove(invariants: [.offersAreUsable])
-    guard case .unknown(let reason)? = report.results.first?.verdict else {
-      Issue.record("expected unknown, got \(String(describing: report.results.first?.verdict))")
+    // Spacer's fixedpoint queries have no `rlimit` in Z3; its time limit is the --timeout path.
+    for engine in [SymbolicChecker.Engine.fixpoint] {
+      let checker = SymbolicChecker(model: model, engine: engine, resourceLimit: 1)
+      let report = checker.prove(invariants: [.offersAreUsable])
+      guard case .unknown(let reason)? = report.results.first?.verdict else {
+        Issue.record("\(engine): expected unknown, got \(String(describing: report.results.first?.verdict))")
+        continue
+      }
+      #expect(reason.contains("resource limit"), "\(engine): \(reason)")
+    }
+  }
+
+  @Test("one Z3 query past a tiny resource limit answers unknown with Z3's reason")
+  func solverResourceLimit() throws {
+    let context = try Z3Context(resourceLimit: 1)
+    // 40 integers strictly increasing from above 0 to below 40: unsatisfiable, but only after
+    // arithmetic reasoning that needs far more than one unit of work.
+    let xs = (0..<40).map { context.intConstant("x\($0)") }
+    let solver = try Z3Solver(context)
+    let chain = zip(xs, xs.dropFirst()).map { $0 < $1 }
+    solver.assert(context.and(chain + [context.int(0) < xs[0], xs[39] < context.int(40)]))
+    guard case .unknown(let reason) = try solver.check() else {
+      Issue.record("expected unknown")
       return
     }
-    #expect(reason.contains("time limit"))
+    #expect(reason.contains("resource limit") || reason.contains("canceled"), "\(reason)")
   }
 }
