@@ -117,6 +117,7 @@ extension ModelBuilder {
       let fields = pairs(item.value, "preference '\(item.key)'")
       checkKeys(fields, allowed: ["role", "values", "doc"], "preference '\(item.key)'")
       guard let v = variableIndex[item.key], variables[v].scope == .configuration else {
+        if poisoned.contains(item.key) { continue }  // a broken declaration was reported already
         let names = variables.filter { $0.scope == .configuration }.map(\.name)
         report(item.keyNode, "unknown configuration variable '\(item.key)'\(suggestion(item.key, names))")
         continue
@@ -147,7 +148,7 @@ extension ModelBuilder {
     if let counterNode = value(fields, "counter"), let name = scalar(counterNode, "counter") {
       if let v = variableIndex[name], variables[v].scope == .flow, case .range = variables[v].domain {
         counter = v
-      } else {
+      } else if !poisoned.contains(name) {  // a broken declaration was reported already
         let names = variables.filter { $0.scope == .flow }.map(\.name)
         report(counterNode, "the counter must be a flow variable with a range domain, not '\(name)'"
           + suggestion(name, names))
