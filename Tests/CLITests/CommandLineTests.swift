@@ -46,7 +46,7 @@ struct CommandLineTests {
   func verifyShipped() throws {
     let run = try Self.run(["verify", "models/2023-swift.yaml"])
     #expect(run.status == 0)
-    #expect(run.stdout.contains("  holds     failAuthenticationRestarts  after the define trigger fails authentication"))
+    #expect(run.stdout.contains("  holds     failAuthenticationRestarts   after the define trigger fails authentication"))
     #expect(run.stdout.contains("nothing but a new signIn proceeds  [Z3: proven, unbounded]"))
     #expect(run.stdout.hasSuffix("1 model, 13 checks: 13 hold\n"))
   }
