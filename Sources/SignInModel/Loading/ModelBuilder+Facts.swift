@@ -147,7 +147,7 @@ extension ModelBuilder {
     if let counterNode = value(fields, "counter"), let name = scalar(counterNode, "counter") {
       if let v = variableIndex[name], variables[v].scope == .flow, case .range = variables[v].domain {
         counter = v
-      } else {
+      } else if !poisoned.contains(name) {  // a broken declaration was reported already
         let names = variables.filter { $0.scope == .flow }.map(\.name)
         report(counterNode, "the counter must be a flow variable with a range domain, not '\(name)'"
           + suggestion(name, names))
