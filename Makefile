@@ -81,6 +81,12 @@ bench: build
 	@for m in models/*.yaml; do \
 	  /usr/bin/time -f "$$m: verify (both engines) %e s wall, %M KiB max RSS" $(BIN) verify "$$m" > /dev/null; \
 	done
+	@/usr/bin/time -f "diff 2024 -> 2026: %e s wall, %U s user" $(BIN) diff models/2024-flutter.yaml \
+	  models/2026-all-platforms.yaml > /dev/null || true
+	@/usr/bin/time -f "diff 2026 -> 2026 + voice MFA: %e s wall, %U s user" $(BIN) diff models/2026-all-platforms.yaml \
+	  examples/2026-voice-mfa.yaml > /dev/null || true
+	@/usr/bin/time -f "verify 2026 + voice MFA: %e s wall, %U s user" $(BIN) verify examples/2026-voice-mfa.yaml \
+	  > /dev/null
 
 ## The loader's long fuzz run: 100,000 mutated models in process, a sample through the binary.
 fuzz-loader: build

@@ -53,6 +53,8 @@ let package = Package(
     .target(name: "LoaderFuzzing", dependencies: ["SignInModel"]),
     .executableTarget(name: "loader-fuzz", dependencies: ["LoaderFuzzing"]),
     .target(name: "SymbolicChecking", dependencies: ["SignInModel", "ModelChecking", "Z3Kit"]),
+    // Model evolution: structural and behavioural diff, old-client compatibility, lint.
+    .target(name: "Evolution", dependencies: ["SignInModel", "ModelChecking"]),
     .target(
       name: "Scenarios",
       dependencies: ["SignInModel", "ModelChecking", .product(name: "Yams", package: "Yams")]),
@@ -64,6 +66,7 @@ let package = Package(
       dependencies: [
         "SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Z3Kit", "Fuzzing", "ClientBugs",
         "ModelTestSupport", "SignInClient", "CognitoWire", "Scenarios", "DocsConformance", "Diagrams", "SafeFiles",
+        "Evolution",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "SignInModelTests", dependencies: ["SignInModel"]),
@@ -83,6 +86,7 @@ let package = Package(
       name: "SymbolicCheckingTests",
       dependencies: ["SignInModel", "ModelChecking", "ModelTestSupport", "SymbolicChecking"]),
     .testTarget(name: "CLITests", dependencies: []),
+    .testTarget(name: "EvolutionTests", dependencies: ["Evolution", "SignInModel"]),
     .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "SignInModel"]),
     .testTarget(name: "DocsConformanceTests", dependencies: ["DocsConformance", "SignInModel", "ModelChecking"]),
     .testTarget(name: "DiagramsTests", dependencies: ["Diagrams", "SignInModel", "ModelChecking"]),

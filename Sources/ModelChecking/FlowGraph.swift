@@ -53,7 +53,7 @@ struct FlowGraph {
 
   private var flowStart: Int { model.flowIndices.lowerBound }
 
-  private func valuation(of node: Int) -> [Int] { configuration + keys[node].flow }
+  fileprivate func valuation(of node: Int) -> [Int] { configuration + keys[node].flow }
 
   @discardableResult
   private mutating func node(_ key: NodeKey, parent: Int, edge: Int) -> (Int, Bool) {
@@ -125,6 +125,7 @@ struct FlowGraph {
     guard key.step >= 0 else { return }
     let step = model.steps[key.step]
     stepsReached.insert(key.step)
+    try checkFacts(atNode: current, step: key.step)
     if step.isSignedIn != (step.kind == .signedIn) {
       record(.isSignedInIffDone, atNode: current,
              "step '\(step.id)' reports isSignedIn = \(step.isSignedIn) but "
@@ -147,7 +148,7 @@ struct FlowGraph {
         record(.deterministic, atNode: current, "\(first.place): \(what)")
       }
       for b in matching {
-        try add(system.branches[b], from: current, response: stepResponse.response, values: values)
+        try add(system.branches[b], index: b, from: current, response: stepResponse.response, values: values)
       }
     }
     if outEdges[current].isEmpty {
@@ -173,7 +174,7 @@ struct FlowGraph {
   }
 
   private mutating func add(
-    _ branch: TransitionSystem.Branch, from: Int, response: Int, values: [Int]
+    _ branch: TransitionSystem.Branch, index: Int, from: Int, response: Int, values: [Int]
   ) throws(UnassignedVariable) {
     let after = try branch.apply(to: values)
     let flow = Array(after[flowStart...])
@@ -196,6 +197,7 @@ struct FlowGraph {
     edges[edge].to = target
     outEdges[from].append(edge)
 
+    try checkFacts(branch, index: index, edge: edge, values: values, after: after)
     let authFailedBefore = values[model.builtins.authFailed] != 0
     if branch.failsAuthentication { witnessedFailAuthentication = true }
     if authFailedBefore || branch.failsAuthentication, case .step(let s) = branch.outcome {
@@ -330,12 +332,12 @@ struct FlowGraph {
     return result
   }
 
-  private mutating func record(_ invariant: Invariant, atNode node: Int, _ message: String) {
+  fileprivate mutating func record(_ invariant: Invariant, atNode node: Int, _ message: String) {
     guard violations[invariant] == nil else { return }
     violations[invariant] = counterexample(invariant, message, edges: path(to: node), loopStart: nil)
   }
 
-  private mutating func record(_ invariant: Invariant, atEdge edge: Int, _ message: String) {
+  fileprivate mutating func record(_ invariant: Invariant, atEdge edge: Int, _ message: String) {
     guard violations[invariant] == nil else { return }
     violations[invariant] = counterexample(
       invariant, message, edges: path(to: edges[edge].from) + [edge], loopStart: nil)
@@ -394,5 +396,31 @@ struct FlowGraph {
       if best == nil { best = n }
     }
     return (best.map { path(to: $0) } ?? [], ends)
+  }
+}
+
+// MARK: - Fact properties
+
+extension FlowGraph {
+  /// Records the state properties of `FactProperties` that being at `step` breaks.
+  fileprivate mutating func checkFacts(atNode node: Int, step: Int) throws(UnassignedVariable) {
+    let values = valuation(of: node)
+    for check in system.stateChecks[step] where violations[check.invariant] == nil {
+      if try check.condition.holds(values) {
+        record(check.invariant, atNode: node, FactProperties(model: model).explain(check.invariant, step: step))
+      }
+    }
+  }
+
+  /// Records the branch properties of `FactProperties` that taking `branch` (as `edge`) breaks.
+  fileprivate mutating func checkFacts(
+    _ branch: TransitionSystem.Branch, index: Int, edge: Int, values: [Int], after: [Int]
+  ) throws(UnassignedVariable) {
+    for check in system.branchChecks[index] where violations[check.invariant] == nil {
+      if try check.condition.holds(values) {
+        let message = FactProperties(model: model).explain(check.invariant, branch: branch, before: values, after: after)
+        record(check.invariant, atEdge: edge, message)
+      }
+    }
   }
 }

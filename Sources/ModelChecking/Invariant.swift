@@ -9,6 +9,10 @@ public enum Invariant: String, CaseIterable, Sendable, Codable {
   case staysInDomain
   case stepsReachable
   case doneReachable
+  case boundedFailures
+  case preferredMFAHonoured
+  case challengesUsableFactor
+  case failedResponseNeverVerifies
 
   /// One line saying what the invariant means.
   public var meaning: String {
@@ -31,6 +35,14 @@ public enum Invariant: String, CaseIterable, Sendable, Codable {
       return "every declared step is reachable under some configuration (non-vacuity)"
     case .doneReachable:
       return "done is reachable for every configuration whose user can sign in (non-vacuity)"
+    case .boundedFailures:
+      return "a failed attempt counts, the limit-th ends the flow, and the count only resets with a new flow"
+    case .preferredMFAHonoured:
+      return "when MFA is required and the preferred type is usable, MFA is that type's challenge, never a selection"
+    case .challengesUsableFactor:
+      return "every challenge (setup) step asks for a factor usable (set-up-able) in that configuration"
+    case .failedResponseNeverVerifies:
+      return "an error or a restart never adds a verified factor"
     }
   }
 }

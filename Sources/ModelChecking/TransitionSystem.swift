@@ -82,6 +82,10 @@ public struct TransitionSystem: Sendable {
   /// `decisions[step][k]` is the rule list of `model.steps[step].responses[k]` (empty for
   /// terminal steps); its leaves are exactly the branches of that step and response.
   public private(set) var decisions: [[Decision]] = []
+  /// Per step, the fact properties (`FactProperties`) being there breaks, with their conditions.
+  public private(set) var stateChecks: [[(invariant: Invariant, condition: Expr)]] = []
+  /// Per branch (same index as `branches`), the fact properties taking it breaks, over its pre-state.
+  public private(set) var branchChecks: [[(invariant: Invariant, condition: Expr)]] = []
 
   public init(model: SignInModel) {
     self.model = model
@@ -97,6 +101,14 @@ public struct TransitionSystem: Sendable {
         }
       }
       decisions.append(perResponse)
+    }
+    let facts = FactProperties(model: model)
+    let ordered = Invariant.allCases.filter(FactProperties.all.contains)
+    stateChecks = model.steps.indices.map { s in
+      ordered.compactMap { i in facts.stateCondition(i, step: s).map { (invariant: i, condition: $0) } }
+    }
+    branchChecks = branches.map { b in
+      ordered.compactMap { i in facts.branchCondition(i, branch: b).map { (invariant: i, condition: $0) } }
     }
   }
 

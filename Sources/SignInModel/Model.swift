@@ -39,6 +39,12 @@ public final class SignInModel: Sendable {
   public let preferences: [Preference]
   /// The failed-attempt event and its limit (`failedAttempts:`), if declared.
   public let failedAttempts: FailedAttempts?
+  /// The definitions as written, with how often each is used (for `signin-spec lint`).
+  public let definitions: [Definition]
+  /// The lint warnings the model acknowledges (`lint:`).
+  public let lintAcknowledgements: [LintAcknowledgement]
+  /// Lines of responses, options and routes, for warnings that name file:line.
+  public let declarationLines: DeclarationLines
 
   public var configurationIndices: Range<Int> { 0..<configurationCount }
   public var flowIndices: Range<Int> { configurationIndices.upperBound..<variables.count }
@@ -64,7 +70,9 @@ public final class SignInModel: Sendable {
 
   public init(name: String, generation: String, summary: String, file: String, contentHash: String, platforms: [String], sources: [String], variables: [Variable], constraints: [Constraint], canSignIn: Expr?, mfaRequired: Expr?, optionSets: [OptionSet], responses: [ResponseClass], steps: [Step], routes: [Route], builtins: Builtins, configurationCount: Int,
     formatVersion: Int = ModelFormat.current, notes: [SourceNote] = [], factors: [FactorAvailability] = [],
-    preferences: [Preference] = [], failedAttempts: FailedAttempts? = nil
+    preferences: [Preference] = [], failedAttempts: FailedAttempts? = nil,
+    definitions: [Definition] = [], lintAcknowledgements: [LintAcknowledgement] = [],
+    declarationLines: DeclarationLines = DeclarationLines()
   ) {
     self.name = name
     self.generation = generation
@@ -88,6 +96,9 @@ public final class SignInModel: Sendable {
     self.factors = factors
     self.preferences = preferences
     self.failedAttempts = failedAttempts
+    self.definitions = definitions
+    self.lintAcknowledgements = lintAcknowledgements
+    self.declarationLines = declarationLines
   }
 }
 

@@ -67,6 +67,16 @@ struct InvariantConditions {
       }
     case .stepsReachable, .doneReachable:
       return []
+    case .preferredMFAHonoured:
+      return system.stateChecks.enumerated().flatMap { s, checks in
+        checks.filter { $0.invariant == invariant }.map { (s, encoding.boolTerm($0.condition, state)) }
+      }
+    case .boundedFailures, .failedResponseNeverVerifies, .challengesUsableFactor:
+      return zip(system.branches, system.branchChecks).flatMap { b, checks in
+        checks.filter { $0.invariant == invariant }.map { check in
+          (b.step, context.and([enabled(b, state), encoding.boolTerm(check.condition, state)]))
+        }
+      }
     }
   }
 

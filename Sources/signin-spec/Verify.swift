@@ -1,4 +1,5 @@
 import ArgumentParser
+import Evolution
 import Foundation
 import Foundation
 import ModelChecking
@@ -48,6 +49,9 @@ struct Verify: ParsableCommand {
   @Option(help: "Worker threads for the explicit search (1 to 256; default: the number of cores).")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
+  @Flag(help: "Exit 1 when `signin-spec lint` has a warning the model does not acknowledge.")
+  var strict = false
+
   @Option(help: "Stop the explicit search after this many states (verdict UNKNOWN, exit 4).")
   var maxStates: Int = 100_000_000
 
@@ -86,6 +90,17 @@ struct Verify: ParsableCommand {
           + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
       }
     }
+    // Lint warnings the models do not acknowledge (standard error for JSON, so it stays one document).
+    var lintWarnings = 0
+    for model in models {
+      let open = Linter(model: model).warnings().filter { $0.acknowledged == nil }
+      lintWarnings += open.count
+      for w in open {
+        let line = "\(w.location): warning: [\(w.rule)] \(w.target): \(w.message)"
+        if format == .text { print(line) } else { printError(line) }
+      }
+    }
+    if lintWarnings > 0 && format == .text { print() }
     let invariants = invariantNames.isEmpty ? Invariant.allCases : invariantNames.compactMap(Invariant.init(rawValue:))
     var reports: [CheckReport] = []
     var proofs: [ProofReport] = []
@@ -174,6 +189,10 @@ struct Verify: ParsableCommand {
     if reports.contains(where: { $0.results.contains { !$0.verdict.passed } }) { throw ExitStatus.violation }
     if reports.contains(where: { $0.incomplete != nil }) { throw ExitStatus.inconclusive }
     if inconclusive { throw ExitStatus.inconclusive }
+    if strict && lintWarnings > 0 {
+      printError("error: \(lintWarnings) lint warnings not acknowledged in a lint: section (--strict)")
+      throw ExitStatus.violation
+    }
   }
 
   /// Violated or vacuous: a finding (exit 1), unlike unknown (exit 4).

@@ -46,9 +46,9 @@ struct CommandLineTests {
   func verifyShipped() throws {
     let run = try Self.run(["verify", "models/2023-swift.yaml"])
     #expect(run.status == 0)
-    #expect(run.stdout.contains("  holds     failAuthenticationRestarts  after the define trigger fails authentication"))
+    #expect(run.stdout.contains("  holds     failAuthenticationRestarts   after the define trigger fails authentication"))
     #expect(run.stdout.contains("nothing but a new signIn proceeds  [Z3: proven, unbounded]"))
-    #expect(run.stdout.hasSuffix("1 model, 9 checks: 9 hold\n"))
+    #expect(run.stdout.hasSuffix("1 model, 13 checks: 13 hold\n"))
   }
 
   @Test("a violated invariant exits 1 and prints the shortest counterexample with platform names")
@@ -94,12 +94,12 @@ struct CommandLineTests {
     let models = json?["models"] as? [[String: Any]]
     #expect(models?.count == 2)
     let invariants = models?.first?["invariants"] as? [[String: Any]]
-    #expect(invariants?.count == 9)
+    #expect(invariants?.count == 13)
     #expect(invariants?.allSatisfy { $0["verdict"] as? String == "holds" } == true)
     #expect(invariants?.allSatisfy { $0["z3"] as? String == "proven" } == true)
     let xml = try String(contentsOfFile: junit, encoding: .utf8)
-    #expect(xml.components(separatedBy: "<testcase ").count - 1 == 18)
-    #expect(xml.contains("<testsuites name=\"signin-spec verify\" tests=\"18\" failures=\"0\">"))
+    #expect(xml.components(separatedBy: "<testcase ").count - 1 == 26)
+    #expect(xml.contains("<testsuites name=\"signin-spec verify\" tests=\"26\" failures=\"0\">"))
   }
 
   @Test("list shows each step with every platform's name and the seeds' disagreements")
@@ -116,7 +116,7 @@ struct CommandLineTests {
   func prove() throws {
     let run = try Self.run(["prove", "models/2024-flutter.yaml"])
     #expect(run.status == 0)
-    #expect(run.stdout.components(separatedBy: "proven (unbounded)").count - 1 == 9)
+    #expect(run.stdout.components(separatedBy: "proven (unbounded)").count - 1 == 13)
     #expect(run.stdout.contains("  proven (unbounded)  terminates"))
   }
 

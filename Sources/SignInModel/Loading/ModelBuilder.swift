@@ -21,7 +21,7 @@ final class ModelBuilder {
   static let topLevelKeys = [
     "format", "model", "generation", "summary", "sources", "platforms", "configuration", "flow", "constraints",
     "definitions", "options", "responses", "defaults", "signIn", "steps", "routes", "notes",
-    "factors", "preferences", "failedAttempts",
+    "factors", "preferences", "failedAttempts", "lint",
   ]
   static let ruleKeys = ["when", "goto", "error", "restart", "set", "verifies", "failAuthentication", "note"]
   static let stepKeys = [
@@ -85,6 +85,7 @@ final class ModelBuilder {
     buildRoutes(names.routes)
     modelNotes = notes(value(top, "notes"))
     readFacts(top)
+    let lint = readLintSection(top)
 
     guard diagnostics.isEmpty, let builtins else { return nil }
     return SignInModel(
@@ -93,7 +94,8 @@ final class ModelBuilder {
       canSignIn: canSignIn, mfaRequired: mfaRequired, optionSets: optionSets, responses: responses, steps: steps,
       routes: routes, builtins: builtins, configurationCount: variables.filter { $0.scope == .configuration }.count,
       formatVersion: header.formatVersion, notes: modelNotes, factors: factorAvailability, preferences: preferences,
-      failedAttempts: failedAttempts)
+      failedAttempts: failedAttempts, definitions: lint.definitions, lintAcknowledgements: lint.acknowledgements,
+      declarationLines: lint.lines)
   }
 }
 

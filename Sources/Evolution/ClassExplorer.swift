@@ -1,0 +1,101 @@
+import SignInModel
+
+/// A configuration class: the joint variables the flows of every side read, fixed; every
+/// configuration that agrees on them behaves alike on each side.
+public struct ExploredClass: Sendable {
+  /// Joint variable → joint value, or -1 when no side read it.
+  public let assignment: [Int]
+  /// Per side: its behaviour, or nil when the class is outside that side.
+  public let behaviours: [SideBehaviour?]
+}
+
+/// Explores the configuration classes of one or more models at once: starts with every
+/// joint variable free and forks a class only on a variable some side's flow reads, resuming
+/// each side's search where it stopped, so the work grows with classes, never with
+/// configurations. Classes are handed to the caller one by one, not kept.
+public struct ClassExplorer {
+  public let space: JointSpace
+  public let vocabulary = Vocabulary()
+  private let explorers: [SideExplorer]
+  /// How many constraints of a side a class may break and still be explored on that side: 0
+  /// normally; 1 when lint counts what each constraint alone excludes.
+  let brokenConstraintsAllowed: Int
+
+  public init(space: JointSpace, renames: [[String: String]] = [], brokenConstraintsAllowed: Int = 0) {
+    self.space = space
+    let vocabulary = self.vocabulary
+    // Flow variables every side has with the same domain: transitions are compared in their terms.
+    let flows = space.sides.map { side in
+      Set(side.model.flowIndices.map { "\(side.model.variables[$0].name):\(side.model.variables[$0].domain.spelling)" })
+    }
+    let shared = Set(flows.dropFirst().reduce(flows.first ?? []) { $0.intersection($1) }.map { String($0.split(separator: ":")[0]) })
+    self.explorers = space.sides.enumerated().map { s, side in
+      SideExplorer(
+        model: side.model, vocabulary: vocabulary, renames: s < renames.count ? renames[s] : [:], sharedFlow: shared)
+    }
+    self.brokenConstraintsAllowed = brokenConstraintsAllowed
+  }
+
+  private enum SideState {
+    case absent
+    case running(SideExplorer.Search)
+    case finished(SideBehaviour)
+  }
+
+  public func explore(_ visit: (ExploredClass) -> Void) {
+    let root = [Int](repeating: -1, count: space.count)
+    var work: [([Int], [SideState])] = [(root, space.sides.indices.map { s in
+      guard let v = space.valuation(root, side: s) else { return .absent }
+      return .running(explorers[s].start(v))
+    })]
+    outer: while var (assignment, sides) = work.popLast() {
+      for s in sides.indices {
+        guard case .running(var search) = sides[s] else { continue }
+        if brokenConstraint(search.valuation, side: s) {
+          sides[s] = .absent
+          continue
+        }
+        guard let needed = explorers[s].run(&search) else {
+          sides[s] = .finished(search.behaviour)
+          continue
+        }
+        guard let j = space.sides[s].joint[needed] else {
+          sides[s] = .absent
+          continue
+        }
+        sides[s] = .running(search)
+        for v in space.values[j].indices.reversed() where space.sides.contains(where: { $0.allowed[j][v] }) {
+          var child = assignment
+          child[j] = v
+          work.append((child, fork(sides, variable: j, value: v)))
+        }
+        continue outer
+      }
+      let behaviours: [SideBehaviour?] = sides.map { if case .finished(let b) = $0 { return b } else { return nil } }
+      if behaviours.contains(where: { $0 != nil }) { visit(ExploredClass(assignment: assignment, behaviours: behaviours)) }
+      assignment = []
+    }
+  }
+
+  /// The sides' states for a child class with joint variable `j` fixed to `v`.
+  private func fork(_ sides: [SideState], variable j: Int, value v: Int) -> [SideState] {
+    sides.enumerated().map { s, state in
+      let side = space.sides[s]
+      guard side.allowed[j][v] else { return .absent }
+      guard case .running(var search) = state else { return state }
+      if let i = side.variable[j], let value = side.value[j][v] { search.valuation[i] = value }
+      return .running(search)
+    }
+  }
+
+  private func brokenConstraint(_ valuation: [Int], side: Int) -> Bool {
+    var broken = 0
+    for c in space.sides[side].model.constraints {
+      if let holds = try? c.expr.holds(valuation), !holds {
+        broken += 1
+        if broken > brokenConstraintsAllowed { return true }
+      }
+    }
+    return false
+  }
+}

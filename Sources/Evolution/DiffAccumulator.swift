@@ -1,0 +1,211 @@
+import SignInModel
+
+/// Folds the explored classes of a diff into counts and groups (behaviour, added, removed,
+/// lost `done`, old-client findings).
+struct DiffAccumulator {
+  let old: SignInModel
+  let new: SignInModel
+  let space: JointSpace
+  let platforms: [String]
+  var compared = 0.0
+  var unchanged = 0.0
+  var changed: [String: BehaviourGroup] = [:]
+  var added: [String: BehaviourGroup] = [:]
+  var removed: [String: BehaviourGroup] = [:]
+  var lostDone: [String: BehaviourGroup] = [:]
+  var findings: [String: CompatibilityFinding] = [:]
+
+  private let oldNames: [String: Set<String>]
+  private let oldResponses: Set<String>
+  let vocabulary: Vocabulary
+  private var decoded: [Int: TransitionKey] = [:]
+
+  init(old: SignInModel, new: SignInModel, space: JointSpace, platforms: [String], vocabulary: Vocabulary) {
+    self.vocabulary = vocabulary
+    self.old = old
+    self.new = new
+    self.space = space
+    self.platforms = platforms
+    var names: [String: Set<String>] = [:]
+    for p in platforms {
+      names[p] = Set(old.steps.compactMap { s in
+        guard case .name(let n)? = s.names.first(where: { $0.platform == p })?.form else { return nil }
+        return n
+      })
+    }
+    oldNames = names
+    oldResponses = Set(old.responses.map(\.name))
+  }
+
+  mutating func add(_ c: ExploredClass, nOld: Double, nNew: Double, nBoth: Double) {
+    let witness = space.describe(c.assignment)
+    if nBoth > 0, let a = c.behaviours[0], let b = c.behaviours[1] {
+      compared += nBoth
+      if a.transitions == b.transitions && a.doneReachable == b.doneReachable {
+        unchanged += nBoth
+      } else {
+        let group = cause(a, b, witness: witness, steps: b.reachedSteps.map { new.steps[$0].id })
+        let key = "\(group.step)|\(group.response)|\(group.oldOutcomes)|\(group.newOutcomes)"
+        merge(&changed, key, group, nBoth)
+        if a.doneReachable && !b.doneReachable { merge(&lostDone, key, group, nBoth) }
+      }
+    }
+    if nNew - nBoth > 0, let b = c.behaviours[1] {
+      let reason = why(c.assignment, outside: 0)
+      let steps = b.reachedSteps.map { new.steps[$0].id }
+      merge(&added, reason, BehaviourGroup(
+        step: "", state: "", response: "", oldOutcomes: [], newOutcomes: [], configurations: 0, classes: 0, witness: witness,
+        oldTrace: nil, newTrace: nil, reason: reason, reachedSteps: steps), nNew - nBoth)
+    }
+    if nOld - nBoth > 0, let a = c.behaviours[0] {
+      let reason = why(c.assignment, outside: 1)
+      let steps = a.reachedSteps.map { old.steps[$0].id }
+      merge(&removed, reason, BehaviourGroup(
+        step: "", state: "", response: "", oldOutcomes: [], newOutcomes: [], configurations: 0, classes: 0, witness: witness,
+        oldTrace: nil, newTrace: nil, reason: reason, reachedSteps: steps), nOld - nBoth)
+    }
+    if nNew > 0, let b = c.behaviours[1] { checkClients(b, witness: witness, count: nNew) }
+  }
+
+  private func merge(_ groups: inout [String: BehaviourGroup], _ key: String, _ group: BehaviourGroup, _ n: Double) {
+    if var existing = groups[key] {
+      existing.configurations += n
+      existing.classes += 1
+      for s in group.reachedSteps where !existing.reachedSteps.contains(s) { existing.reachedSteps.append(s) }
+      groups[key] = existing
+    } else {
+      var g = group
+      g.configurations = n
+      g.classes = 1
+      groups[key] = g
+    }
+  }
+
+  /// The first differing transition: the one with the shortest trace on either side.
+  private mutating func key(_ code: Int) -> TransitionKey {
+    if let k = decoded[code] { return k }
+    let k = vocabulary.decode(code)
+    decoded[code] = k
+    return k
+  }
+
+  private mutating func cause(
+    _ a: SideBehaviour, _ b: SideBehaviour, witness: [(name: String, value: String)], steps: [String]
+  ) -> BehaviourGroup {
+    let onlyOld = a.transitions.subtracting(b.transitions).map { ($0, a.traceLength(through: $0)) }
+    let onlyNew = b.transitions.subtracting(a.transitions).map { ($0, b.traceLength(through: $0)) }
+    var best: (Int, Int, TransitionKey)?
+    for (code, length) in onlyOld + onlyNew {
+      let k = key(code)
+      if best == nil || (length, k) < (best!.1, best!.2) { best = (code, length, k) }
+    }
+    guard let (code, _, key) = best else {
+      return BehaviourGroup(
+        step: "done", state: "", response: "", oldOutcomes: ["done reachable: \(a.doneReachable)"],
+        newOutcomes: ["done reachable: \(b.doneReachable)"], configurations: 0, classes: 0, witness: witness,
+        oldTrace: nil, newTrace: nil, reason: "", reachedSteps: [])
+    }
+    let vocabulary = self.vocabulary
+    func same(_ s: SideBehaviour) -> [Int] {
+      s.transitions.filter { c in
+        let k = vocabulary.decode(c)
+        return k.step == key.step && k.state == key.state && k.response == key.response
+      }
+    }
+    func outcomes(_ s: SideBehaviour) -> [String] { same(s).map { vocabulary.decode($0).outcome }.sorted() }
+    func trace(_ s: SideBehaviour) -> [TraceCall]? {
+      if let t = s.trace(through: code) { return t }
+      return same(s).compactMap { s.trace(through: $0) }.min { $0.count < $1.count }
+    }
+    return BehaviourGroup(
+      step: key.step, state: key.state, response: key.response, oldOutcomes: outcomes(a), newOutcomes: outcomes(b),
+      configurations: 0, classes: 0, witness: witness, oldTrace: trace(a), newTrace: trace(b), reason: "",
+      reachedSteps: steps)
+  }
+
+  /// Why a class's configurations lie outside side `s`: a fixed value it lacks, a variable it
+  /// lacks at another value than its default, or its constraints.
+  private func why(_ assignment: [Int], outside s: Int) -> String {
+    let side = space.sides[s]
+    for j in 0..<space.count where assignment[j] >= 0 && !side.allowed[j][assignment[j]] {
+      return "\(space.names[j]) = \(space.values[j][assignment[j]])"
+    }
+    for j in 0..<space.count where assignment[j] < 0 && side.allowed[j].contains(false) {
+      if side.variable[j] == nil, let d = side.allowed[j].firstIndex(of: true) {
+        let others = space.values[j].indices.filter { $0 != d }
+        if others.count == 1 { return "\(space.names[j]) = \(space.values[j][others[0]])" }
+        return "\(space.names[j]) ≠ \(space.values[j][d])"
+      }
+      let outside = space.values[j].indices.filter { !side.allowed[j][$0] }.map { space.values[j][$0] }
+      return "\(space.names[j]) " + (outside.count == 1 ? "= \(outside[0])" : "in [" + outside.joined(separator: ", ") + "]")
+    }
+    return s == 0 ? "the constraints of OLD exclude them" : "the constraints of NEW exclude them"
+  }
+
+  private mutating func checkClients(_ b: SideBehaviour, witness: [(name: String, value: String)], count: Double) {
+    let oldSets = Dictionary(old.optionSets.map { ($0.name, Set($0.options.map(\.name))) }, uniquingKeysWith: { a, _ in a })
+    let allOldOptions = Set(old.optionSets.flatMap { $0.options.map(\.name) })
+    var forwardBy: [String: Set<String>] = [:]
+    for code in b.transitions {
+      let k = key(code)
+      if k.outcome != k.step && !k.outcome.hasPrefix("error ") && k.outcome != "restart" {
+        forwardBy[k.step, default: []].insert(k.response)
+      }
+    }
+    for s in b.reachedSteps where new.steps[s].kind != .entry {
+      let step = new.steps[s]
+      let trace = b.trace(toStep: s) ?? []
+      for p in platforms {
+        let form = step.names.first { $0.platform == p }?.form
+        var stepName = ""
+        var unknown = false
+        switch form {
+        case .name(let n)?:
+          stepName = n
+          unknown = !(oldNames[p]?.contains(n) ?? false)
+        case .error(let e)?: stepName = "thrown as \(e)"
+        case .absent?: continue
+        case nil:
+          stepName = "(no \(p) name)"
+          unknown = true
+        }
+        if unknown {
+          record(.init(
+            platform: p, kind: .unknownStep, step: step.id, stepName: stepName, values: [], configurations: count,
+            classes: 1, witness: witness, trace: trace))
+          continue
+        }
+        if let offers = step.offers, let indices = b.offered[s] {
+          let setName = new.optionSets[offers.optionSet].name
+          let offered = indices.map { new.optionSets[offers.optionSet].options[$0].name }
+          let known = oldSets[setName] ?? allOldOptions
+          let missing = offered.filter { !known.contains($0) }.sorted()
+          if !missing.isEmpty {
+            record(.init(
+              platform: p, kind: .unknownOption, step: step.id, stepName: stepName, values: missing,
+              configurations: count, classes: 1, witness: witness, trace: trace))
+          }
+        }
+        if !step.isTerminal {
+          let forward = forwardBy[step.id] ?? []
+          if !forward.isEmpty && forward.isDisjoint(with: oldResponses) {
+            record(.init(
+              platform: p, kind: .unsendableResponses, step: step.id, stepName: stepName, values: forward.sorted(),
+              configurations: count, classes: 1, witness: witness, trace: trace))
+          }
+        }
+      }
+    }
+  }
+
+  private mutating func record(_ finding: CompatibilityFinding) {
+    let key = "\(finding.platform)|\(finding.kind)|\(finding.step)|\(finding.values)"
+    if var existing = findings[key] {
+      existing.configurations += finding.configurations
+      existing.classes += 1
+      findings[key] = existing
+    } else {
+      findings[key] = finding
+    }
+  }
+}

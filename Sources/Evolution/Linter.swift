@@ -1,0 +1,180 @@
+import SignInModel
+
+/// `signin-spec lint MODEL`: values no guard compares, options nothing selects, steps without a
+/// platform's name, unused or unreachable steps, responses, definitions and routes, and
+/// configurations that an exclusion (`canSignIn`, a constraint) keeps out although they cannot
+/// reach `done` — so an exclusion never hides a new dead end unnoticed.
+public struct Linter {
+  public let model: SignInModel
+
+  public init(model: SignInModel) { self.model = model }
+
+  public func warnings() -> [LintWarning] {
+    var found: [(String, String, String, Int)] = []
+    func warn(_ rule: String, _ target: String, _ message: String, _ line: Int) { found.append((rule, target, message, line)) }
+    let guards = allGuards()
+    valuesNeverCompared(guards, warn)
+    optionsNeverSelected(warn)
+    for step in model.steps where step.kind != .entry {
+      for p in model.platforms where !step.names.contains(where: { $0.platform == p }) {
+        warn("missingPlatformName", "\(step.id).\(p)", "step '\(step.id)' has no name on \(p)", step.line)
+      }
+    }
+    // Every class of the model, including those one constraint alone excludes.
+    let space = JointSpace([model])
+    let counter = ConfigurationCounter(space: space)
+    var classes: [ClassSummary] = []
+    ClassExplorer(space: space, brokenConstraintsAllowed: 1).explore { c in
+      guard let b = c.behaviours[0] else { return }
+      let vocabulary = b.vocabulary
+      classes.append(ClassSummary(
+        assignment: c.assignment, doneReachable: b.doneReachable, reachedSteps: Set(b.reachedSteps),
+        responses: Set(b.transitions.map { vocabulary.decode($0).response })))
+    }
+    referencesAndReachability(classes, counter, warn)
+    for d in model.definitions where d.uses == 0 && d.name != "canSignIn" && d.name != "mfaRequired" {
+      warn("definitionUnused", d.name, "definition '\(d.name)' is used by no guard, option, constraint or definition", d.line)
+    }
+    ExclusionCheck(model: model).run(classes, counter, warn)
+    return found.map { rule, target, message, line in
+      let ack = model.lintAcknowledgements.first { $0.rule == rule && $0.target == target }
+      return LintWarning(rule: rule, target: target, message: message, file: model.file, line: line, acknowledged: ack?.reason)
+    }.sorted { ($0.line, $0.rule, $0.target) < ($1.line, $1.rule, $1.target) }
+  }
+
+  /// Acknowledgements that match no warning (stale `lint:` entries).
+  public func staleAcknowledgements(_ warnings: [LintWarning]) -> [LintAcknowledgement] {
+    model.lintAcknowledgements.filter { a in !warnings.contains { $0.rule == a.rule && $0.target == a.target } }
+  }
+
+  private func allGuards() -> [Expr] {
+    var exprs: [Expr] = []
+    for step in model.steps {
+      for r in step.responses { for rule in r.rules { exprs.append(rule.guardExpr); exprs += rule.effects.map(\.value) } }
+      if let offers = step.offers { exprs += offers.conditions.map(\.when) }
+    }
+    for route in model.routes { for rule in route.rules { exprs.append(rule.guardExpr); exprs += rule.effects.map(\.value) } }
+    return exprs + [model.canSignIn, model.mfaRequired].compactMap { $0 }
+  }
+
+  private func valuesNeverCompared(_ guards: [Expr], _ warn: (String, String, String, Int) -> Void) {
+    var compared: [Int: Set<Int>] = [:]
+    func visit(_ e: Expr) {
+      switch e {
+      case .equal(.variable(let i), .constant(let v)), .equal(.constant(let v), .variable(let i)),
+        .notEqual(.variable(let i), .constant(let v)), .notEqual(.constant(let v), .variable(let i)):
+        compared[i, default: []].insert(v)
+      case .member(.variable(let i), let vs): compared[i, default: []].formUnion(vs)
+      default: break
+      }
+      switch e {
+      case .constant, .variable: break
+      case .not(let a), .member(let a, _): visit(a)
+      case .and(let xs), .or(let xs): xs.forEach(visit)
+      case .implies(let a, let b), .equal(let a, let b), .notEqual(let a, let b), .less(let a, let b),
+        .lessOrEqual(let a, let b), .add(let a, let b), .subtract(let a, let b):
+        visit(a); visit(b)
+      }
+    }
+    guards.forEach(visit)
+    for i in model.configurationIndices {
+      let v = model.variables[i]
+      guard case .enumeration(let names) = v.domain else { continue }
+      let seen = compared[i] ?? []
+      guard !seen.isEmpty else { continue }  // a variable no guard reads at all is reported nowhere else; see below
+      for (k, name) in names.enumerated() where !seen.contains(k) {
+        warn("valueNeverCompared", "\(v.name)=\(name)",
+          "value '\(name)' of '\(v.name)' is compared by no guard; it behaves like whatever the guards' else gives", v.line)
+      }
+    }
+  }
+
+  private func optionsNeverSelected(_ warn: (String, String, String, Int) -> Void) {
+    for (k, set) in model.optionSets.enumerated() {
+      let offering = model.steps.filter { $0.offers?.optionSet == k }
+      let offered = Set(offering.flatMap { $0.offers?.conditions.map(\.option) ?? [] })
+      for (o, option) in set.options.enumerated() {
+        let line = model.declarationLines["option:\(set.name).\(option.name)"]
+        let selected = offering.contains { step in
+          step.responses.contains { r in r.rules.contains { Self.selects($0.guardText, option.name) && !$0.keepsFlow } }
+        }
+        if !selected {
+          let where_ = offering.isEmpty ? "no step offers the set" : (offered.contains(o)
+            ? "offered by " + offering.map(\.id).joined(separator: ", ") : "never offered")
+          warn("optionNeverSelected", "\(set.name).\(option.name)",
+            "option '\(option.name)' of '\(set.name)' is selected by no response (\(where_))", line)
+        }
+      }
+    }
+  }
+
+  /// `offered(NAME)` occurs in the guard other than negated.
+  static func selects(_ guardText: String, _ option: String) -> Bool {
+    let needle = "offered(\(option))"
+    var rest = guardText[...]
+    while let r = rest.range(of: needle) {
+      let before = rest[..<r.lowerBound].reversed().first { $0 != " " }
+      if before != "!" && !rest[..<r.lowerBound].hasSuffix("not ") { return true }
+      rest = rest[r.upperBound...]
+    }
+    return false
+  }
+
+  private func referencesAndReachability(
+    _ classes: [ClassSummary], _ counter: ConfigurationCounter, _ warn: (String, String, String, Int) -> Void
+  ) {
+    var targetedSteps = Set<Int>()
+    var targetedRoutes = Set<Int>()
+    var accepted = Set<Int>()
+    let allRules = model.steps.flatMap { $0.responses.flatMap(\.rules) } + model.routes.flatMap(\.rules)
+    for rule in allRules {
+      if case .step(let s) = rule.outcome { targetedSteps.insert(s) }
+      if case .route(let r) = rule.outcome { targetedRoutes.insert(r) }
+    }
+    for step in model.steps where !step.isTerminal { for r in step.responses { accepted.insert(r.response) } }
+    for (i, route) in model.routes.enumerated() where !targetedRoutes.contains(i) {
+      warn("routeUnused", route.name, "route '\(route.name)' is named by no rule", route.line)
+    }
+    for (r, response) in model.responses.enumerated() where !accepted.contains(r) {
+      warn("responseAcceptedNowhere", response.name, "response '\(response.name)' is accepted at no step",
+        model.declarationLines["response:\(response.name)"])
+    }
+    // Reachability over every configuration class of the model.
+    let query = counter.query(members: [0], predicates: counter.constraints(of: [0]))
+    var reached = Set<Int>()
+    var usedResponses = Set<String>()
+    for c in classes where counter.count(c.assignment, query) > 0 {
+      reached.formUnion(c.reachedSteps)
+      usedResponses.formUnion(c.responses)
+    }
+    for (s, step) in model.steps.enumerated() where s != 0 {
+      if !targetedSteps.contains(s) {
+        warn("stepNeverTargeted", step.id, "step '\(step.id)' is the goto: of no rule", step.line)
+      } else if !reached.contains(s) {
+        warn("stepUnreachable", step.id, "step '\(step.id)' is reached in no configuration", step.line)
+      }
+    }
+    for (r, response) in model.responses.enumerated() where accepted.contains(r) && !usedResponses.contains(response.name) {
+      warn("responseUnreachable", response.name, "response '\(response.name)' is accepted only at steps no configuration reaches",
+        model.declarationLines["response:\(response.name)"])
+    }
+  }
+}
+
+extension Rule {
+  /// A rule that keeps the flow on `step` (an error to retry, or a restart).
+  var keepsFlow: Bool {
+    switch outcome {
+    case .error, .restart: return true
+    case .step, .route: return false
+    }
+  }
+}
+
+/// What lint keeps of a configuration class.
+struct ClassSummary {
+  let assignment: [Int]
+  let doneReachable: Bool
+  let reachedSteps: Set<Int>
+  let responses: Set<String>
+}

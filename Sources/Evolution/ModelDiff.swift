@@ -1,0 +1,66 @@
+import SignInModel
+
+/// `signin-spec diff OLD NEW`: what changed in the declarations, which configurations behave
+/// differently (counted exactly, grouped by the first differing transition), which are added
+/// or removed, and where clients of OLD get stuck on NEW.
+public struct ModelDiff: Sendable {
+  public let old: SignInModel
+  public let new: SignInModel
+  public let platforms: [String]
+  public let structural: [StructuralChange]
+  public let stepRenames: [String: String]
+  /// Configurations in both models, and how many of them behave alike.
+  public let compared: Double
+  public let unchanged: Double
+  public let changed: [BehaviourGroup]
+  public let added: [BehaviourGroup]
+  public let removed: [BehaviourGroup]
+  /// Configurations that reach `done` on OLD and cannot on NEW (breaking, whatever the client).
+  public let lostDone: [BehaviourGroup]
+  public let compatibility: [CompatibilityFinding]
+  /// Variables one model lacks that declare no `default:` (compared at their first value).
+  public let missingDefaults: [String]
+  public let classes: Int
+
+  public var changedCount: Double { changed.reduce(0) { $0 + $1.configurations } }
+  public var addedCount: Double { added.reduce(0) { $0 + $1.configurations } }
+  public var removedCount: Double { removed.reduce(0) { $0 + $1.configurations } }
+  public var isBreaking: Bool { !lostDone.isEmpty || !compatibility.isEmpty }
+
+  public init(old: SignInModel, new: SignInModel, platforms: [String]? = nil) {
+    self.old = old
+    self.new = new
+    let platforms = platforms ?? old.platforms
+    self.platforms = platforms
+    (structural, stepRenames) = StructuralDiff.compare(old, new)
+    let space = JointSpace([old, new])
+    missingDefaults = space.missingDefaults
+    let explorer = ClassExplorer(space: space, renames: [stepRenames, [:]])
+    let counter = ConfigurationCounter(space: space)
+    let oldPredicates = counter.constraints(of: [0])
+    let newPredicates = counter.constraints(of: [1])
+    let oldQuery = counter.query(members: [0], predicates: oldPredicates)
+    let newQuery = counter.query(members: [1], predicates: newPredicates)
+    let bothQuery = counter.query(members: [0, 1], predicates: oldPredicates + newPredicates)
+    var builder = DiffAccumulator(
+      old: old, new: new, space: space, platforms: platforms, vocabulary: explorer.vocabulary)
+    var classCount = 0
+    explorer.explore { c in
+      classCount += 1
+      let nOld = c.behaviours[0] == nil ? 0 : counter.count(c.assignment, oldQuery)
+      let nNew = c.behaviours[1] == nil ? 0 : counter.count(c.assignment, newQuery)
+      let nBoth = nOld == 0 || nNew == 0 ? 0 : counter.count(c.assignment, bothQuery)
+      builder.add(c, nOld: nOld, nNew: nNew, nBoth: nBoth)
+    }
+    classes = classCount
+    compared = builder.compared
+    unchanged = builder.unchanged
+    changed = builder.changed.values.sorted { $0.configurations > $1.configurations }
+    added = builder.added.values.sorted { $0.configurations > $1.configurations }
+    removed = builder.removed.values.sorted { $0.configurations > $1.configurations }
+    lostDone = builder.lostDone.values.sorted { $0.configurations > $1.configurations }
+    compatibility = builder.findings.values.sorted {
+      ($0.platform, $0.kind.rawValue, $0.step) < ($1.platform, $1.kind.rawValue, $1.step)
+    }
+  }
+}

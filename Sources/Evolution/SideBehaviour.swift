@@ -1,0 +1,78 @@
+import SignInModel
+
+/// One transition of a model in the terms two models share: step id, response name, and the
+/// outcome (`step X`, `error NAME`, `restart`). A restart's reason is free text and not compared.
+public struct TransitionKey: Hashable, Sendable, Comparable {
+  public let step: String
+  /// The values of the flow variables both models share, in that state (`flow.retries=2, …`).
+  public let state: String
+  public let response: String
+  public let outcome: String
+
+  public static func < (a: TransitionKey, b: TransitionKey) -> Bool {
+    (a.step, a.state, a.response, a.outcome) < (b.step, b.state, b.response, b.outcome)
+  }
+}
+
+/// One call of a trace: at `step`, the response given, and what followed.
+public struct TraceCall: Sendable, Equatable {
+  public let step: String
+  public let response: String
+  public let outcome: String
+}
+
+/// What one configuration class does on one model: its reachable transitions (as codes of a
+/// shared `Vocabulary`), the steps reached, the options offered, whether `done` can be
+/// reached, and the search tree, from which shortest traces are read on demand.
+public struct SideBehaviour: @unchecked Sendable {
+  let vocabulary: Vocabulary
+  public internal(set) var transitions: Set<Int> = []
+  /// Transition code → the state it was first taken from.
+  var transitionSource: [Int: Int] = [:]
+  /// Model step → the first state on it (-1: not reached).
+  var stepFirstState: [Int]
+  /// State → (parent state, transition code), -1 for the start.
+  var parents: [(Int, Int)] = [(-1, -1)]
+  /// Selection step → options offered (option indices of its set) in some reachable state.
+  public internal(set) var offered: [Int: Set<Int>] = [:]
+  public internal(set) var doneReachable = false
+
+  init(vocabulary: Vocabulary, steps: Int) {
+    self.vocabulary = vocabulary
+    self.stepFirstState = [Int](repeating: -1, count: steps)
+  }
+
+  public var reachedSteps: [Int] { stepFirstState.indices.filter { stepFirstState[$0] >= 0 } }
+  public var stateCount: Int { parents.count }
+
+  func trace(toState state: Int) -> [TraceCall] {
+    var calls: [TraceCall] = []
+    var s = state
+    while s > 0 {
+      let (p, code) = parents[s]
+      let k = vocabulary.decode(code)
+      calls.append(TraceCall(step: k.step, response: k.response, outcome: k.outcome))
+      s = p
+    }
+    return calls.reversed()
+  }
+
+  /// The shortest trace that reaches model step `step`.
+  public func trace(toStep step: Int) -> [TraceCall]? {
+    stepFirstState[step] >= 0 ? trace(toState: stepFirstState[step]) : nil
+  }
+
+  /// The shortest trace ending with the transition `code`.
+  public func trace(through code: Int) -> [TraceCall]? {
+    guard let source = transitionSource[code] else { return nil }
+    let k = vocabulary.decode(code)
+    return trace(toState: source) + [TraceCall(step: k.step, response: k.response, outcome: k.outcome)]
+  }
+
+  func traceLength(through code: Int) -> Int {
+    var n = 0
+    var s = transitionSource[code] ?? 0
+    while s > 0 { n += 1; s = parents[s].0 }
+    return n
+  }
+}

@@ -1,0 +1,162 @@
+import SignInModel
+
+/// Breadth-first search of one model for one configuration class. When a guard reads a
+/// configuration variable the class has not fixed, the search suspends and names it; the caller
+/// forks the class on its values and resumes a copy of the search per value, so no class
+/// repeats the work its parent did (configuration classes, as the explicit engine).
+struct SideExplorer {
+  let model: SignInModel
+  let vocabulary: Vocabulary
+  private let responseIDs: [Int]
+  private let stepOutcomes: [Int]
+  private let restartOutcome: Int
+  private var errorOutcomes: [String: Int] = [:]
+  /// Mixed-radix packing of the flow variables into one integer.
+  private let radices: [Int]
+  private let flowSpan: Int
+  private let flowIndices: [Int]
+  private let flowMins: [Int]
+
+  /// Step and shared-flow state → vocabulary id, filled as states are met (the same for every class).
+  private final class StateIDs { var ids: [Int: Int] = [:] }
+  private let stateIDs = StateIDs()
+  private let stepNames: [String]
+  /// Flow variables the compared models share (by name and domain), for the transition keys.
+  private let sharedFlow: [Int]
+
+  init(model: SignInModel, vocabulary: Vocabulary, renames: [String: String] = [:], sharedFlow: Set<String> = []) {
+    self.model = model
+    self.vocabulary = vocabulary
+    let names = model.steps.map { renames[$0.id] ?? $0.id }
+    stepNames = names
+    self.sharedFlow = model.flowIndices.filter { sharedFlow.contains(model.variables[$0].name) }
+    stepOutcomes = names.map(vocabulary.outcome)
+    responseIDs = model.responses.map { vocabulary.response($0.name) }
+    restartOutcome = vocabulary.outcome("restart")
+    for rule in model.steps.flatMap({ $0.responses.flatMap(\.rules) }) + model.routes.flatMap(\.rules) {
+      if case .error(let e) = rule.outcome { errorOutcomes[e] = vocabulary.outcome("error \(e)") }
+    }
+    var radices: [Int] = []
+    var span = 1
+    for i in model.flowIndices {
+      let d = model.variables[i].domain
+      radices.append(span)
+      span *= (d.values.max() ?? 0) - (d.values.min() ?? 0) + 1
+    }
+    self.radices = radices
+    self.flowSpan = span
+    flowIndices = Array(model.flowIndices)
+    flowMins = flowIndices.map { model.variables[$0].domain.values.min() ?? 0 }
+  }
+
+  /// A search in progress (suspended on a variable) or finished.
+  struct Search {
+    var valuation: [Int]
+    var behaviour: SideBehaviour
+    var states: [Int] = []
+    var seen: [Int: Int] = [:]
+    var index = 0
+  }
+
+  func start(_ valuation: [Int]) -> Search {
+    var search = Search(valuation: valuation, behaviour: SideBehaviour(vocabulary: vocabulary, steps: model.steps.count))
+    let key = pack(step: 0, valuation)
+    search.states = [key]
+    search.seen = [key: 0]
+    return search
+  }
+
+  private func pack(step: Int, _ valuation: [Int]) -> Int {
+    var code = 0
+    for k in flowIndices.indices { code += (valuation[flowIndices[k]] - flowMins[k]) * radices[k] }
+    return step * flowSpan + code
+  }
+
+  private func unpack(_ key: Int, into valuation: inout [Int]) -> Int {
+    var code = key % flowSpan
+    for k in flowIndices.indices.reversed() {
+      valuation[flowIndices[k]] = code / radices[k] + flowMins[k]
+      code %= radices[k]
+    }
+    return key / flowSpan
+  }
+
+  /// Runs `search` on; returns the model variable it needs, or nil when it is finished.
+  func run(_ search: inout Search) -> Int? {
+    while search.index < search.states.count {
+      let here = search.index
+      let s = unpack(search.states[here], into: &search.valuation)
+      let step = model.steps[s]
+      if search.behaviour.stepFirstState[s] < 0 { search.behaviour.stepFirstState[s] = here }
+      if step.kind == .signedIn { search.behaviour.doneReachable = true }
+      if !step.isTerminal {
+        do {
+          try expand(s, step, here, &search)
+        } catch {
+          return error.index
+        }
+      }
+      search.index += 1
+    }
+    return nil
+  }
+
+  private func expand(_ s: Int, _ step: Step, _ here: Int, _ search: inout Search) throws(UnassignedVariable) {
+    let valuation = search.valuation
+    if let offers = step.offers {
+      for c in offers.conditions where try c.when.holds(valuation) {
+        search.behaviour.offered[s, default: []].insert(c.option)
+      }
+    }
+    for stepResponse in step.responses {
+      for (next, outcome) in try resolve(stepResponse.rules, valuation) {
+        let target: Int?
+        let outcomeID: Int
+        switch outcome {
+        case .step(let t): target = t; outcomeID = stepOutcomes[t]
+        case .error(let e): target = s; outcomeID = errorOutcomes[e] ?? restartOutcome
+        case .restart, .route: target = nil; outcomeID = restartOutcome
+        }
+        let code = vocabulary.code(step: stateID(s, search.states[here]), response: responseIDs[stepResponse.response], outcome: outcomeID)
+        if search.behaviour.transitions.insert(code).inserted { search.behaviour.transitionSource[code] = here }
+        guard let target else { continue }
+        let key = pack(step: target, next)
+        if search.seen[key] == nil {
+          search.seen[key] = search.states.count
+          search.states.append(key)
+          search.behaviour.parents.append((here, code))
+        }
+      }
+    }
+  }
+
+  private func stateID(_ s: Int, _ key: Int) -> Int {
+    if let id = stateIDs.ids[key] { return id }
+    var valuation = [Int](repeating: 0, count: model.variables.count)
+    _ = unpack(key, into: &valuation)
+    let state = sharedFlow.map { "\(model.variables[$0].name)=\(model.variables[$0].domain.render(valuation[$0]))" }
+      .joined(separator: ", ")
+    let id = vocabulary.stepState(stepNames[s], state)
+    stateIDs.ids[key] = id
+    return id
+  }
+
+  /// Every outcome the rules give in `valuation`, following routes (no rule: no outcome).
+  private func resolve(_ rules: [Rule], _ valuation: [Int]) throws(UnassignedVariable) -> [([Int], Outcome)] {
+    var result: [([Int], Outcome)] = []
+    for rule in rules where try rule.guardExpr.holds(valuation) {
+      if rule.effects.isEmpty, case .route = rule.outcome {} else if rule.effects.isEmpty {
+        result.append((valuation, rule.outcome))
+        continue
+      }
+      var next = valuation
+      for (variable, value) in rule.effects { next[variable] = try value.evaluate(valuation) }
+      if case .route(let r) = rule.outcome {
+        result += try resolve(model.routes[r].rules, next)
+      } else {
+        result.append((next, rule.outcome))
+      }
+    }
+    return result
+  }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Evolution
+import Foundation
+import SignInModel
+
+/// Compares two models: structure, behaviour per configuration, and old clients on the new model.
+struct Diff: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Compare two models: what changed, for which configurations, and where old clients get stuck.",
+    discussion: """
+      OLD and NEW are model files or git revisions REV:PATH (read with git show). Exit status: 0 nothing \
+      breaking (changes may be listed); 1 breaking (an old client of a named platform stuck, or a \
+      configuration that lost done); 2 a malformed model; 64 bad usage.
+      """)
+
+  enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, markdown }
+
+  @Argument(help: "The model before the change (a file or REV:PATH).") var old: String
+  @Argument(help: "The model after the change (a file or REV:PATH).") var new: String
+
+  @Option(help: "Take this platform's view: its names, its old clients (repeatable; default: every platform of OLD).")
+  var platform: [String] = []
+
+  @Option(help: "Output format: text, json or markdown.") var format: Format = .text
+
+  func run() throws {
+    let oldModel = try ModelSource.load(old)
+    let newModel = try ModelSource.load(new)
+    for p in platform where !oldModel.platforms.contains(p) {
+      let suggestion = Suggestions.closest(to: p, among: oldModel.platforms)
+      printError("error: OLD (\(oldModel.name)) has no platform '\(p)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+      throw ExitStatus.usage
+    }
+    let diff = ModelDiff(old: oldModel, new: newModel, platforms: platform.isEmpty ? nil : platform)
+    switch format {
+    case .text: print(DiffTextReport.render(diff))
+    case .json: print(DiffJSONReport.render(diff, tool: "signin-spec \(SignInSpec.version)"))
+    case .markdown: print(DiffMarkdownReport.render(diff))
+    }
+    if diff.isBreaking { throw ExitStatus.violation }
+  }
+}
