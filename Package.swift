@@ -50,7 +50,7 @@ let package = Package(
     // Atomic writes that replace only a regular file (every file signin-spec writes).
     .target(name: "SafeFiles"),
     // Mutated models for the loader's own fuzz test and `make fuzz-loader`.
-    .target(name: "LoaderFuzzing", dependencies: ["SignInModel"]),
+    .target(name: "LoaderFuzzing", dependencies: ["SignInModel", "ModelChecking"]),
     .executableTarget(name: "loader-fuzz", dependencies: ["LoaderFuzzing"]),
     .target(name: "SymbolicChecking", dependencies: ["SignInModel", "ModelChecking", "Z3Kit"]),
     // Model evolution: structural and behavioural diff, old-client compatibility, lint.

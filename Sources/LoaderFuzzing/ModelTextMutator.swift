@@ -1,21 +1,8 @@
+import ModelChecking
 /// Seeded, structure-aware mutations of a model file's text, for fuzzing the loader: keys
 /// dropped, duplicated or retyped, lines swapped or re-indented, alias bombs, deep nesting,
 /// huge numbers and huge domains, odd bytes and text that is not UTF-8.
 public struct ModelTextMutator {
-  /// SplitMix64: the same seed gives the same inputs on any machine.
-  public struct Generator {
-    var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    public mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
-  }
-
   /// The kinds of mutation, named in the figures.
   public enum Kind: String, CaseIterable, Sendable {
     case dropLine, duplicateLine, retypeValue, swapLines, reindent, truncate, aliasBomb, deepNesting,
@@ -28,7 +15,7 @@ public struct ModelTextMutator {
 
   /// Input number `index` of the run with `seed`: its bytes and the mutations applied.
   public func input(seed: UInt64, index: Int) -> (bytes: [UInt8], kinds: [Kind]) {
-    var rng = Generator(seed: seed ^ (UInt64(index) &* 0x2545_F491_4F6C_DD1D))
+    var rng = SplitMix64(seed: seed ^ (UInt64(index) &* 0x2545_F491_4F6C_DD1D))
     var lines = split(models[rng.below(models.count)])
     var kinds: [Kind] = []
     for _ in 0...rng.below(3) {
@@ -42,7 +29,7 @@ public struct ModelTextMutator {
   func split(_ bytes: [UInt8]) -> [[UInt8]] { bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init) }
   func join(_ lines: [[UInt8]]) -> [UInt8] { Array(lines.joined(separator: [0x0A])) }
 
-  func apply(_ kind: Kind, to lines: inout [[UInt8]], _ rng: inout Generator) {
+  func apply(_ kind: Kind, to lines: inout [[UInt8]], _ rng: inout SplitMix64) {
     guard !lines.isEmpty else { return }
     let i = rng.below(lines.count)
     switch kind {
@@ -97,7 +84,7 @@ public struct ModelTextMutator {
     return text.map { Array($0.utf8) }
   }
 
-  func deep(_ rng: inout Generator) -> String {
+  func deep(_ rng: inout SplitMix64) -> String {
     let n = [150, 250, 1_000, 12_000, 40_000][rng.below(5)]
     switch rng.below(4) {
     case 0: return String(repeating: "(", count: n) + "true" + String(repeating: ")", count: n)
@@ -108,7 +95,7 @@ public struct ModelTextMutator {
   }
 
   /// Replaces the text of some `when:` guard (or adds a line when there is none).
-  func replaceGuard(in lines: inout [[UInt8]], with text: String, _ rng: inout Generator) {
+  func replaceGuard(in lines: inout [[UInt8]], with text: String, _ rng: inout SplitMix64) {
     let guards = lines.indices.filter { String(decoding: lines[$0], as: UTF8.self).contains("when: ") }
     guard !guards.isEmpty else { return }
     let g = guards[rng.below(guards.count)]
@@ -116,4 +103,9 @@ public struct ModelTextMutator {
     guard let range = line.range(of: "when: ") else { return }
     lines[g] = Array((String(line[..<range.upperBound]) + "\"" + text + "\"").utf8)
   }
+}
+
+extension SplitMix64 {
+  /// A value in 0..<n (0 when n <= 1), from the next draw.
+  mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
 }
