@@ -30,7 +30,9 @@ public enum TracePath {
     guard let steps = container["steps"] as? [[String: Any]] else {
       throw Failure(description: "\(file): neither a signin-spec-counterexample file nor an object with 'steps'")
     }
-    return try steps.enumerated().map { (i, step) throws(Failure) -> FlowDiagram.PathStep in
+    // A route-level finding's last call has no single outcome (`undetermined`): the path stops before it.
+    let decided = steps.prefix { ($0["outcome"] as? [String: Any])?["undetermined"] == nil }
+    return try decided.enumerated().map { (i, step) throws(Failure) -> FlowDiagram.PathStep in
       guard let before = step["stepBefore"] as? String, let s = model.stepIndex(named: before),
         let responseName = step["response"] as? String,
         let r = model.responses.firstIndex(where: { $0.name == responseName }),
@@ -69,12 +71,17 @@ public enum TracePath {
       // The server answered with a challenge no model step stands for: the path leaves the model.
       if call["unknownChallenge"] as? Bool == true { break }
       let outcome: TraceOutcome
-      do { outcome = try simulator.respond(response) } catch { throw Failure(description: "\(file): \(error)") }
+      do { outcome = try simulator.respond(response) } catch {
+        // A model-check finding ends in a call whose rules decide no single outcome: the path stops before it.
+        if case .notDeterministic = error { break }
+        throw Failure(description: "\(file): \(error)")
+      }
       switch outcome {
       case .step(let id): path.append(.init(step: step, response: r, to: model.stepIndex(named: id) == step
         ? .stays : .step(model.stepIndex(named: id) ?? step)))
       case .error: path.append(.init(step: step, response: r, to: .stays))
       case .restart: path.append(.init(step: step, response: r, to: .restart))
+      case .undetermined: return path
       }
       if simulator.step.map({ model.steps[$0].isTerminal }) == true { break }
     }

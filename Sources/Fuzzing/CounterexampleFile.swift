@@ -29,6 +29,8 @@ package struct CounterexampleFile: Codable, Sendable, Equatable {
   package var calls: [ObservedCall]
   package var failingCall: Int
   package var itf: ITFTrace
+  /// The invariant a model-check finding (`verify --save`) breaks; nil for a fuzz case.
+  package var invariant: String? = nil
 
   /// The variable names of the ITF trace: the model's variables, then the step and what the
   /// model expected and the client did on the call that led to the state.
@@ -85,12 +87,18 @@ package struct CounterexampleFile: Codable, Sendable, Equatable {
     return try encoder.encode(self)
   }
 
-  /// The file name: the hash of the model name, the client and the case.
+  /// The file name: the hash of the model name, the client and the case; a model-check finding's
+  /// starts with its invariant and model name (`deterministic-2026-all-platforms-<hash>.json`).
   package var fileName: String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let key = (try? encoder.encode(fuzzCase)) ?? Data()
-    return fnv1a64Hex(Array((model.name + "|" + client + "|").utf8) + Array(key)) + ".json"
+    guard let invariant else {
+      return fnv1a64Hex(Array((model.name + "|" + client + "|").utf8) + Array(key)) + ".json"
+    }
+    let hash = fnv1a64Hex(Array((model.name + "|" + invariant + "|").utf8) + Array(key))
+    let safe = String(model.name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") ? $0 : "_" })
+    return "\(invariant)-\(safe)-\(hash).json"
   }
 
   /// Writes the file into `folder` atomically (temporary file, then rename); returns its path.

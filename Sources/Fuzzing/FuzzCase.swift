@@ -70,6 +70,7 @@ package struct CaseExecutor: Sendable {
     case .step(let id): return id
     case .error(let name, _): return "error \(name)"
     case .restart(let reason): return "restart (\(reason))"
+    case .undetermined(let place): return "undetermined: \(place)"
     }
   }
 
@@ -117,6 +118,7 @@ package struct CaseExecutor: Sendable {
     case .step(let id): return id
     case .error: return "error"
     case .restart: return "restart"
+    case .undetermined: return "undetermined"
     }
   }
 

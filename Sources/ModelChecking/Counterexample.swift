@@ -35,11 +35,14 @@ public struct TraceStep: Sendable, Codable, Equatable {
   }
 }
 
-/// The result of one call: a step, a retryable error on the same step, or a restart.
+/// The result of one call: a step, a retryable error on the same step, or a restart; or, as
+/// the last call of a route-level finding (`deterministic`, a dead end), no single outcome:
+/// `undetermined` says where zero or several rules match ("route 'x': rules at lines 4, 9 all match").
 public enum TraceOutcome: Sendable, Codable, Equatable {
   case step(String)
   case error(String, stays: String)
   case restart(String)
+  case undetermined(String)
 }
 
 /// A concrete, shortest path that breaks an invariant.

@@ -48,7 +48,8 @@ public struct ExplicitChecker: Sendable {
 
     // Expand the fork tree breadth-first until there is enough work to share.
     var frontier: [WorkItem] = [WorkItem(config: root, key: [], graph: nil, canSignIn: true)]
-    var sequential = Aggregate(model: model)
+    let structure = FlowStructure(system: system)
+    var sequential = Aggregate(structure: structure)
     var sequentialCache = ConstraintCache()
     let budget = LimitBudget(limits, progress: progress)
     while frontier.count < jobs * 64 && !frontier.isEmpty && !budget.exhausted {
@@ -65,7 +66,7 @@ public struct ExplicitChecker: Sendable {
     let partials = Partials()
     let work = frontier
     DispatchQueue.concurrentPerform(iterations: jobs) { worker in
-      var local = Aggregate(model: model)
+      var local = Aggregate(structure: structure)
       var cache = ConstraintCache()
       while !budget.exhausted, let i = partials.nextItem(below: work.count) {
         var stack = [work[i]]
@@ -248,9 +249,13 @@ final class Partials: @unchecked Sendable {
 
 /// Accumulates statistics and the shortest counterexample per invariant over classes.
 struct Aggregate {
-  let model: SignInModel
+  let structure: FlowStructure
+  var model: SignInModel { structure.system.model }
   var statistics = CheckStatistics()
   var best: [Invariant: (Counterexample, [Int])] = [:]
+  /// Per step, the shortest calls over all classes to a call that could enter it (a way in not
+  /// taken), with its class key: the trace of a `stepsReachable` finding for that step.
+  var waysIn: [Int: (Counterexample, [Int])] = [:]
   var stepsReached = Set<Int>()
   var witnessedFailAuthentication = false
   var witnessedOffer = false
@@ -258,7 +263,7 @@ struct Aggregate {
   var doneReached = false
   var witnessedProperties: Set<Invariant> = []
 
-  init(model: SignInModel) { self.model = model }
+  init(structure: FlowStructure) { self.structure = structure }
 
   mutating func add(_ leaf: ExplicitChecker.Leaf) {
     if leaf.excluded {
@@ -283,14 +288,54 @@ struct Aggregate {
         loopStartsAt: c.loopStartsAt), key: leaf.key)
     }
     if leaf.canSignIn && !graph.doneReached && !graph.stoppedEarly {
-      let (path, ends) = graph.shortestPathToEnd()
-      let message = "this user can sign in (canSignIn holds) but no path reaches done; every path ends in "
-        + ends.joined(separator: " or ")
-      let c = graph.counterexample(.doneReachable, message, edges: path, loopStart: nil)
+      var (edges, ends) = graph.shortestPathToEnd()
+      var then: [TraceStep] = []
+      var message = "this user can sign in (canSignIn holds) but no path reaches done: "
+      if let point = graph.furthestPoint(structure) {
+        (edges, then) = (point.edges, point.then)
+        message += point.detail + "; "
+      }
+      message += ends.isEmpty ? "every path gets stuck (a dead end or a cycle)"
+        : "every path ends in " + ends.joined(separator: " or ")
+      let c = graph.counterexample(.doneReachable, message, edges: edges, loopStart: nil, appending: then)
       offer(.doneReachable, Counterexample(
         invariant: .doneReachable, message: message, configuration: configuration, steps: c.steps, loopStartsAt: nil),
         key: leaf.key)
     }
+    for (step, way) in graph.waysInNotTaken(structure) {
+      let length = graph.depth[way.node] + 1
+      if let (existing, existingKey) = waysIn[step],
+        existing.length < length || (existing.length == length && !leaf.key.lexicographicallyPrecedes(existingKey))
+      {
+        continue
+      }
+      let (edges, then) = graph.path(to: way.node, thenCalling: structure.system.branches[way.branch].response)
+      let c = graph.counterexample(.stepsReachable, "", edges: edges, loopStart: nil, appending: then)
+      waysIn[step] = (Counterexample(
+        invariant: .stepsReachable, message: "", configuration: configuration, steps: c.steps, loopStartsAt: nil),
+        leaf.key)
+    }
+  }
+
+  /// The `stepsReachable` finding for steps no class reaches: each step with its line and the
+  /// guards on every way into it; the trace of the first that has one leads to a call that could enter it.
+  func unreachable(_ missing: [Int]) -> Counterexample {
+    let file = model.file
+    let parts = missing.map { step -> String in
+      let ways = structure.waysIn[step].map { b -> String in
+        let from = structure.system.branches[b].step
+        if !stepsReached.contains(from) { return structure.origin(of: b) + " (itself unreachable)" }
+        let guards = structure.guards(of: b)
+        return structure.origin(of: b) + (guards.isEmpty ? "" : ", " + guards.joined(separator: " and "))
+      }
+      let place = "'\(model.steps[step].id)' (\(file):\(model.steps[step].line))"
+      return place + (ways.isEmpty ? ": no rule leads to it" : ": every way in is blocked: " + ways.joined(separator: "; "))
+    }
+    let message = "unreachable under every configuration: " + parts.joined(separator: " | ")
+    let trace = missing.lazy.compactMap { waysIn[$0]?.0 }.first
+    return Counterexample(
+      invariant: .stepsReachable, message: message, configuration: trace?.configuration ?? [],
+      steps: trace?.steps ?? [], loopStartsAt: nil)
   }
 
   private mutating func offer(_ invariant: Invariant, _ counterexample: Counterexample, key: [Int]) {
@@ -314,6 +359,14 @@ struct Aggregate {
     doneReached = doneReached || other.doneReached
     witnessedProperties.formUnion(other.witnessedProperties)
     for (invariant, (counterexample, key)) in other.best { offer(invariant, counterexample, key: key) }
+    for (step, (counterexample, key)) in other.waysIn {
+      if let (existing, existingKey) = waysIn[step], existing.length < counterexample.length
+        || (existing.length == counterexample.length && !key.lexicographicallyPrecedes(existingKey))
+      {
+        continue
+      }
+      waysIn[step] = (counterexample, key)
+    }
   }
 
   /// The verdicts; when the search was not `complete` (a limit), only violations found in a
@@ -330,12 +383,8 @@ struct Aggregate {
       }
       switch invariant {
       case .stepsReachable:
-        let missing = model.steps.indices.filter { !stepsReached.contains($0) }.map { model.steps[$0].id }
-        if !missing.isEmpty {
-          let message = "unreachable under every configuration: " + missing.joined(separator: ", ")
-          return InvariantResult(invariant: invariant, verdict: .violated(Counterexample(
-            invariant: invariant, message: message, configuration: [], steps: [], loopStartsAt: nil)))
-        }
+        let missing = model.steps.indices.filter { !stepsReached.contains($0) }
+        if !missing.isEmpty { return InvariantResult(invariant: invariant, verdict: .violated(unreachable(missing))) }
       case .failAuthenticationRestarts where !witnessedFailAuthentication:
         return InvariantResult(
           invariant: invariant, verdict: .vacuous(reason: "no reachable transition fails authentication"))

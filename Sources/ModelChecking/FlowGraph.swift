@@ -59,7 +59,7 @@ struct FlowGraph {
 
   private var flowStart: Int { model.flowIndices.lowerBound }
 
-  fileprivate func valuation(of node: Int) -> [Int] { configuration + keys[node].flow }
+  func valuation(of node: Int) -> [Int] { configuration + keys[node].flow }
 
   @discardableResult
   private mutating func node(_ key: NodeKey, parent: Int, edge: Int) -> (Int, Bool) {
@@ -149,6 +149,7 @@ struct FlowGraph {
     let values = configuration + key.flow
     if let offers = step.offers { try checkOffers(offers, step: step, node: current, values: values) }
 
+    var firstMismatch: TraceStep? = nil
     for (k, stepResponse) in step.responses.enumerated() {
       var mismatches: [TransitionSystem.Mismatch] = []
       let matching = try system.matchingBranches(
@@ -156,14 +157,19 @@ struct FlowGraph {
       if let first = mismatches.first {
         let lines = first.matchingLines.map(String.init).joined(separator: ", ")
         let what = first.matchingLines.isEmpty ? "no rule matches" : "rules at lines \(lines) all match"
-        record(.deterministic, atNode: current, "\(first.place): \(what)")
+        let call = undeterminedCall(
+          at: current, response: stepResponse.response, "\(first.place): \(what)",
+          lines: first.matchingLines.isEmpty ? first.ruleLines : first.matchingLines)
+        firstMismatch = firstMismatch ?? call
+        record(.deterministic, atNode: current, "\(first.place): \(what)", then: call)
       }
       for b in matching {
         try add(system.branches[b], index: b, from: current, response: stepResponse.response, values: values)
       }
     }
     if outEdges[current].isEmpty {
-      record(.terminates, atNode: current, "dead end: no response leads anywhere from step '\(step.id)'")
+      record(.terminates, atNode: current, "dead end: no response leads anywhere from step '\(step.id)'",
+             then: firstMismatch)
     }
   }
 
@@ -334,7 +340,8 @@ struct FlowGraph {
 
   // MARK: - Counterexamples
 
-  private func path(to node: Int) -> [Int] {
+  /// The edges of the shortest path from `signIn` to `node` (the search is breadth-first).
+  func path(to node: Int) -> [Int] {
     var result: [Int] = []
     var cursor = node
     while parentEdge[cursor] >= 0 {
@@ -344,9 +351,20 @@ struct FlowGraph {
     return result
   }
 
-  fileprivate mutating func record(_ invariant: Invariant, atNode node: Int, _ message: String) {
+  /// Records a violation at `node`; `then` is the call made there that shows it (a route-level
+  /// finding: the response whose rules do not decide one outcome).
+  fileprivate mutating func record(_ invariant: Invariant, atNode node: Int, _ message: String, then: TraceStep? = nil) {
     guard violations[invariant] == nil else { return }
-    violations[invariant] = counterexample(invariant, message, edges: path(to: node), loopStart: nil)
+    violations[invariant] = counterexample(
+      invariant, message, edges: path(to: node), loopStart: nil, appending: then.map { [$0] } ?? [])
+  }
+
+  /// The call of `response` at `node` when its rules decide no single outcome.
+  func undeterminedCall(at node: Int, response: Int, _ what: String, lines: [Int]) -> TraceStep {
+    let source = keys[node]
+    return TraceStep(
+      call: source.step == 0 ? "signIn" : "confirmSignIn", response: model.responses[response].name,
+      stepBefore: model.steps[source.step].id, outcome: .undetermined(what), changes: [:], ruleLines: lines)
   }
 
   fileprivate mutating func record(_ invariant: Invariant, atEdge edge: Int, _ message: String) {
@@ -366,7 +384,9 @@ struct FlowGraph {
     }
   }
 
-  func counterexample(_ invariant: Invariant, _ message: String, edges path: [Int], loopStart: Int?) -> Counterexample {
+  func counterexample(
+    _ invariant: Invariant, _ message: String, edges path: [Int], loopStart: Int?, appending extra: [TraceStep] = []
+  ) -> Counterexample {
     var steps: [TraceStep] = []
     for e in path {
       let edge = edges[e]
@@ -391,7 +411,8 @@ struct FlowGraph {
         stepBefore: before, outcome: outcome, changes: changes, ruleLines: edge.ruleLines))
     }
     return Counterexample(
-      invariant: invariant, message: message, configuration: assignments, steps: steps, loopStartsAt: loopStart)
+      invariant: invariant, message: message, configuration: assignments, steps: steps + extra,
+      loopStartsAt: loopStart)
   }
 
   /// The shortest path to a terminal outcome, used to show where a flow ends when done is unreachable.

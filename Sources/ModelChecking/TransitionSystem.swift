@@ -74,6 +74,8 @@ public struct TransitionSystem: Sendable {
   public struct Mismatch: Sendable, Equatable {
     public let place: String
     public let matchingLines: [Int]
+    /// The lines of every rule of that rule list (the candidates when none matches).
+    public let ruleLines: [Int]
   }
 
   public let model: SignInModel
@@ -173,7 +175,8 @@ public struct TransitionSystem: Sendable {
       matching.append(alternative)
     }
     if matching.count != 1 {
-      mismatches.append(Mismatch(place: decision.place, matchingLines: matching.map(\.line)))
+      mismatches.append(Mismatch(
+        place: decision.place, matchingLines: matching.map(\.line), ruleLines: decision.alternatives.map(\.line)))
     }
     for alternative in matching {
       switch alternative.next {

@@ -45,6 +45,7 @@ public struct TraceRenderer: Sendable {
       case .step(let id): outcome = stepName(id)
       case .error(let name, let stays): outcome = "error \(name), stays on \(stepName(stays))"
       case .restart(let reason): outcome = "restart: \(reason)"
+      case .undetermined(let place): outcome = "NO SINGLE OUTCOME: \(place)"
       }
       lines.append("\(String(i + 1).leftPadded(to: 3)). \(call)-> \(outcome)")
       for (name, change) in step.changes.sorted(by: { $0.key < $1.key }) {

@@ -49,6 +49,7 @@ public enum VerifyFindings {
       case .step(let id): outcome = renderer.stepName(id)
       case .error(let name, let stays): outcome = "error \(name), stays on \(renderer.stepName(stays))"
       case .restart(let reason): outcome = "restart: \(reason)"
+      case .undetermined(let place): outcome = "no single outcome: \(place)"
       }
       let loop = counterexample.loopStartsAt == i ? " (from here the calls repeat)" : ""
       return .init(file: model.file, line: line, message: "\(i + 1). \(step.call)(\(step.response)) -> \(outcome)\(loop)")

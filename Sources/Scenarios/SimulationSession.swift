@@ -114,6 +114,10 @@ public struct SimulationSession: Sendable {
       let kind: CallRecord.Kind = model.steps[s].kind == .signedIn ? .done : .step
       return CallRecord(
         call: call, response: response, kind: kind, stepID: id, step: platformName(s), error: nil, reason: nil)
+    case .undetermined(let place):
+      // Only counterexamples carry it; `ModelSimulator` throws `notDeterministic` instead.
+      return CallRecord(
+        call: call, response: response, kind: .restart, stepID: nil, step: nil, error: nil, reason: place)
     }
   }
 

@@ -98,6 +98,26 @@ struct Replay: AsyncParsableCommand {
         throw ExitStatus.badModel
       }
       let note = model.contentHash == file.model.contentHash ? "" : " (the model changed since this case was saved; replayed on the current one)"
+      if file.invariant != nil {
+        // A model-check finding (`verify --save`): re-checked on the model, whatever --client says.
+        let replayed: CounterexampleFile.ModelReplay
+        do { replayed = try file.replayModelFinding(on: model, path: path) } catch {
+          printError(error.description)
+          throw ExitStatus.badModel
+        }
+        switch replayed {
+        case .reproduced(let message):
+          failed += 1
+          print("FAILS   \(path): \(file.invariant!) is still violated: \(message)\(note)")
+        case .stale(let why):
+          stale.append(path)
+          print("STALE   \(path): the calls no longer fit \(modelPath): \(why)\(note)")
+        case .holds:
+          print("passes  \(path) (\(file.invariant!) now holds; found by verify: \(file.message))\(note)")
+        }
+        if explain { print(file.explain().split(separator: "\n").map { "        " + $0 }.joined(separator: "\n")) }
+        continue
+      }
       let execution = await CaseExecutor(model: model, hooks: DeliberateBug.hooks(for: bugs)).execute(file.fuzzCase)
       if execution.failed {
         failed += 1

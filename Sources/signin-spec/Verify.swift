@@ -1,7 +1,7 @@
 import ArgumentParser
 import Evolution
 import Foundation
-import Foundation
+import Fuzzing
 import ModelChecking
 import SafeFiles
 import Reporting
@@ -18,6 +18,7 @@ struct Verify: ParsableCommand {
         signin-spec verify models/2026-all-platforms.yaml --invariant terminates --platform swift
         signin-spec verify --format markdown >> "$GITHUB_STEP_SUMMARY"
         signin-spec verify --sarif verify.sarif --junit verify.junit.xml
+        signin-spec verify models/broken.yaml --save findings && signin-spec replay findings
       """)
 
   enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, sarif, markdown }
@@ -57,6 +58,11 @@ struct Verify: ParsableCommand {
   @Flag(help: "Exit 1 when `signin-spec lint` has a warning the model does not acknowledge.")
   var strict = false
 
+  @Option(help: ArgumentHelp(
+    "Write each counterexample as a replayable counterexample file into this folder (created if missing).",
+    valueName: "dir"))
+  var save: String?
+
   @Option(help: "Stop the explicit search after this many states (verdict UNKNOWN, exit 4).")
   var maxStates: Int = 100_000_000
 
@@ -79,6 +85,11 @@ struct Verify: ParsableCommand {
     }
     if engines == .z3 && sarif != nil {
       throw ValidationError("--sarif needs the explicit engine (--engines both or explicit)")
+    }
+    if let save {
+      if save.isEmpty { throw ValidationError("--save: the folder name is empty") }
+      try OptionChecks.folder(save, "--save")
+      if engines == .z3 { throw ValidationError("--save needs the explicit engine (--engines both or explicit)") }
     }
   }
 
@@ -174,6 +185,7 @@ struct Verify: ParsableCommand {
         throw ExitStatus.usage
       }
     }
+    if let save { try saveCounterexamples(reports, to: save) }
     if let junit {
       do {
         try SafeFile.write(Data(JUnitReport.render(reports, platform: platform).utf8), to: junit)
@@ -195,6 +207,25 @@ struct Verify: ParsableCommand {
     if strict && lintWarnings > 0 {
       printError("error: \(lintWarnings) lint warnings not acknowledged in a lint: section (--strict)")
       throw ExitStatus.violation
+    }
+  }
+
+  /// Writes each violation's counterexample into `folder` (one file per model and invariant,
+  /// named by invariant, model and content hash, so saving again replaces the same files).
+  func saveCounterexamples(_ reports: [CheckReport], to folder: String) throws {
+    for report in reports {
+      for result in report.results {
+        guard case .violated(let counterexample) = result.verdict else { continue }
+        let file = CounterexampleFile(
+          counterexample: counterexample, model: report.model, tool: "signin-spec \(SignInSpec.version)")
+        let path: String
+        do { path = try file.write(to: folder) } catch {
+          printError("error: --save: \(error)")
+          throw ExitStatus.usage
+        }
+        let line = "saved \(result.invariant.rawValue) counterexample of \(report.model.name): \(path)"
+        if format == .text { print(line) } else { printError(line) }
+      }
     }
   }
 

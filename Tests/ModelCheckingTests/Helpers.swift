@@ -62,6 +62,7 @@ extension Counterexample {
       case .step(let id): outcome = id
       case .error(let name, _): outcome = "error \(name)"
       case .restart(let reason): outcome = "restart \(reason)"
+      case .undetermined(let place): outcome = "undetermined \(place)"
       }
       return "\(step.call)(\(step.response)) -> \(outcome)"
     }
