@@ -73,7 +73,9 @@ public struct SymbolicChecker: Sendable {
     z3SetGlobalParameter("memory_max_size", String(memoryMegabytes))
   }
 
-  public func prove(invariants: [Invariant] = Invariant.allCases, explain: Bool = false) -> ProofReport {
+  /// Proves `invariants` (nil: the built-ins and the model's own properties, `Invariant.all(for:)`).
+  public func prove(invariants: [Invariant]? = nil, explain: Bool = false) -> ProofReport {
+    let invariants = invariants ?? Invariant.all(for: model)
     let start = DispatchTime.now()
     let checker = self
     let results = onLargeStack { checker.proveAll(invariants, explain: explain) }
@@ -86,7 +88,7 @@ public struct SymbolicChecker: Sendable {
 
   /// The safety properties the fixpoint engine decides as "no bad case is reachable".
   static func isSafety(_ invariant: Invariant) -> Bool {
-    ![.terminates, .doneReachable, .stepsReachable].contains(invariant)
+    invariant.isBuiltin && ![.terminates, .doneReachable, .stepsReachable].contains(invariant)
   }
 
   /// One session (context, encoding) for the whole model; with the fixpoint engine and no
@@ -135,6 +137,12 @@ public struct SymbolicChecker: Sendable {
   ) throws(Z3Error) -> (ProofVerdict, String, String?) {
     if try !session.constraintsSatisfiable() {
       return (.vacuous(reason: "no configuration satisfies the constraints"), "Z3 (SMT)", nil)
+    }
+    if !invariant.isBuiltin {
+      guard let check = session.encoding.system.propertyChecks.first(where: { $0.invariant == invariant }) else {
+        return (.failed(reason: "the model states no property '\(invariant.rawValue)'"), "Z3", nil)
+      }
+      return try decideProperty(check, session: session)
     }
     if engine == .fixpoint {
       return try decideByFixpoint(invariant, session: session, explain: explain, shared: shared)
@@ -296,7 +304,7 @@ public struct SymbolicChecker: Sendable {
   /// Configuration variables whose value does not change the trace are shown as "any":
   /// each is flipped to every other value its domain and the constraints allow, and the
   /// explicit engine must find the very same trace under each.
-  private func replay(_ invariant: Invariant, _ configuration: [Int], _ system: TransitionSystem) -> ProofVerdict {
+  func replay(_ invariant: Invariant, _ configuration: [Int], _ system: TransitionSystem) -> ProofVerdict {
     let checker = ExplicitChecker(system: system, jobs: 1)
     func trace(_ values: [Int]) -> Counterexample? {
       let report = checker.check(invariants: [invariant], configuration: values)
