@@ -23,21 +23,18 @@ struct BackwardFixpoint {
     case unknown(String)
   }
 
-  let model: SignInModel
-  let context: Z3Context
-  let encoding: Z3Encoding
-  let conditions: InvariantConditions
-  let state: [Int: Z3Term]
+  let session: SymbolicSession
   let maxIterations: Int
 
-  init(
-    model: SignInModel, timeoutMilliseconds: UInt32, resourceLimit: UInt32 = 0, maxIterations: Int = 500
-  ) throws(Z3Error) {
-    self.model = model
-    context = try Z3Context(timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
-    encoding = Z3Encoding(model: model, context: context)
-    conditions = InvariantConditions(encoding: encoding)
-    state = encoding.constants(model.configurationIndices).merging(encoding.constants(model.flowIndices)) { a, _ in a }
+  var model: SignInModel { session.model }
+  var context: Z3Context { session.context }
+  var encoding: Z3Encoding { session.encoding }
+  var conditions: InvariantConditions { session.conditions }
+  var state: [Int: Z3Term] { session.state }
+
+  /// A fixpoint over the session's shared context and encoding.
+  init(session: SymbolicSession, maxIterations: Int = 500) {
+    self.session = session
     self.maxIterations = maxIterations
   }
 
@@ -50,53 +47,82 @@ struct BackwardFixpoint {
 
   /// Iterates `update` from `initial` to the least fixpoint, then asks whether a valid
   /// configuration with `assumption` starts (at signIn, initial flow) where `isBad` says.
+  ///
+  /// With `earliest`, the start is also checked after each iteration (and before the first):
+  /// the sets grow one call at a time, so the first iteration whose set holds a valid start
+  /// gives a configuration with a shortest path over all configurations, and a violation
+  /// stops the iterations there. Only for monotone questions ("can reach"), where a start
+  /// once inside stays inside.
+  ///
+  /// With `frontier`, `update` gives only the predecessors of the sets it is given, and is
+  /// given only what the last iteration added (the states a bad case is exactly k calls
+  /// away from): the new set is the old one or those. Substituting into the last layer rather
+  /// than the whole set keeps the formulas small on long chains (issue 14: a 50-state chain).
+  /// It is the same least fixpoint: once a layer adds nothing new, no later layer can.
   private func solve(
-    initial: [Z3Term], assumption: Z3Term, startIsBad: (Z3Term) -> Z3Term,
-    update: ([Z3Term], Int) -> Z3Term
+    initial: [Z3Term], assumption: Z3Term, earliest: Bool = false, frontier: Bool = false,
+    startIsBad: (Z3Term) -> Z3Term, update: ([Z3Term], Int) -> Z3Term
   ) throws(Z3Error) -> Answer {
     let solver = try Z3Solver(context)
     solver.assert(context.and(model.variables.indices.map { encoding.inDomain($0, state[$0]!) }))
     solver.assert(encoding.validConfiguration(state))
-    var current = initial
-    for iteration in 1...maxIterations {
-      let next = model.steps.indices.map { context.simplify(update(current, $0)) }
+    var start = state
+    for i in model.flowIndices { start[i] = context.int(model.variables[i].initial) }
+    let startValues = model.flowIndices.map { start[$0]! }
+    /// Is a valid start with `assumption` bad for these sets? nil when not.
+    func badStart(_ sets: [Z3Term]) throws(Z3Error) -> Answer? {
+      let atStart = context.substitute(sets[0], flowConstants, startValues)
       solver.push()
-      solver.assert(context.or(model.steps.indices.map { context.and([next[$0], context.not(current[$0])]) }))
+      defer { solver.pop() }
+      solver.assert(assumption)
+      solver.assert(startIsBad(atStart))
+      switch try solver.check() {
+      case .unsatisfiable: return nil
+      case .unknown(let reason): return .unknown(reason)
+      case .satisfiable:
+        return .violated(configuration: model.configurationIndices.map {
+          solver.integerValue(of: state[$0]!) ?? model.variables[$0].domain.values[0]
+        })
+      }
+    }
+    var current = initial
+    var layer = initial
+    if earliest, let answer = try badStart(current) { return answer }
+    for iteration in 1...maxIterations {
+      let added = model.steps.indices.map { context.simplify(update(frontier ? layer : current, $0)) }
+      solver.push()
+      solver.assert(context.or(model.steps.indices.map { context.and([added[$0], context.not(current[$0])]) }))
       let grew = try solver.check()
       solver.pop()
-      current = next
+      layer = added
+      current = frontier ? model.steps.indices.map { context.simplify(context.or([current[$0], added[$0]])) } : added
       switch grew {
-      case .satisfiable: continue
+      case .satisfiable:
+        if earliest, let answer = try badStart(current) { return answer }
+        continue
       case .unknown(let reason): return .unknown(reason)
       case .unsatisfiable:
-        var start = state
-        for i in model.flowIndices { start[i] = context.int(model.variables[i].initial) }
-        let atStart = context.substitute(current[0], flowConstants, model.flowIndices.map { start[$0]! })
-        solver.push()
-        defer { solver.pop() }
-        solver.assert(assumption)
-        solver.assert(startIsBad(atStart))
-        switch try solver.check() {
-        case .unsatisfiable: return .proven(iterations: iteration, invariant: current)
-        case .unknown(let reason): return .unknown(reason)
-        case .satisfiable:
-          return .violated(configuration: model.configurationIndices.map {
-            solver.integerValue(of: state[$0]!) ?? model.variables[$0].domain.values[0]
-          })
-        }
+        if earliest { return .proven(iterations: iteration, invariant: current) }
+        return try badStart(current) ?? .proven(iterations: iteration, invariant: current)
       }
     }
     return .unknown("no fixpoint after \(maxIterations) iterations")
   }
 
-  /// Can a bad case be reached from signIn under some valid configuration?
+  /// Is this state predicate (a condition per step, over the configuration and the flow)
+  /// reachable from signIn under some valid configuration? `.violated` gives a configuration
+  /// with a shortest path to it over all configurations; `.proven`, that none reaches it.
+  /// An invariant holds when its bad cases are not reachable.
   func canReach(_ cases: [InvariantConditions.Case], assumption: Z3Term? = nil) throws(Z3Error) -> Answer {
     let initial = model.steps.indices.map { s in context.or(cases.filter { $0.step == s }.map(\.condition)) }
-    return try solve(initial: initial, assumption: assumption ?? context.bool(true), startIsBad: { $0 }) { current, s in
-      var ways = [current[s]]
+    return try solve(
+      initial: initial, assumption: assumption ?? context.bool(true), earliest: true, frontier: true,
+      startIsBad: { $0 }
+    ) { layer, s in
+      var ways: [Z3Term] = []
       for branch in encoding.system.branches where branch.step == s {
         guard let target = branch.target else { continue }
-        ways.append(context.and([conditions.enabled(branch, state), after(current[target], branch)]))
+        ways.append(context.and([conditions.enabled(branch, state), after(layer[target], branch)]))
       }
       return context.or(ways)
     }
@@ -122,13 +148,13 @@ struct BackwardFixpoint {
     let done = model.steps.indices.filter { model.steps[$0].kind == .signedIn }.map { ($0, context.bool(true)) }
     let initial = model.steps.indices.map { s in context.or(done.filter { $0.0 == s }.map(\.1)) }
     return try solve(
-      initial: initial, assumption: encoding.boolTerm(model.canSignIn ?? .true, state),
+      initial: initial, assumption: encoding.boolTerm(model.canSignIn ?? .true, state), frontier: true,
       startIsBad: { context.not($0) }
-    ) { current, s in
-      var ways = [current[s]]
+    ) { layer, s in
+      var ways: [Z3Term] = []
       for branch in encoding.system.branches where branch.step == s {
         guard let target = branch.target else { continue }
-        ways.append(context.and([conditions.enabled(branch, state), after(current[target], branch)]))
+        ways.append(context.and([conditions.enabled(branch, state), after(layer[target], branch)]))
       }
       return context.or(ways)
     }

@@ -10,6 +10,31 @@ struct BoundedSearch {
   let maxDepth: Int
   let timeoutMilliseconds: UInt32
   var resourceLimit: UInt32 = 0
+  /// The shared context and encoding to unroll in; nil makes a new one per search.
+  var session: SymbolicSession?
+
+  init(model: SignInModel, maxDepth: Int, timeoutMilliseconds: UInt32, resourceLimit: UInt32 = 0) {
+    self.model = model
+    self.maxDepth = maxDepth
+    self.timeoutMilliseconds = timeoutMilliseconds
+    self.resourceLimit = resourceLimit
+  }
+
+  /// A search in the session's context, with its limits.
+  init(session: SymbolicSession, maxDepth: Int) {
+    self.init(
+      model: session.model, maxDepth: maxDepth, timeoutMilliseconds: session.timeoutMilliseconds,
+      resourceLimit: session.resourceLimit)
+    self.session = session
+  }
+
+  private func unrolling() throws(Z3Error) -> Unrolling {
+    if let session { return try Unrolling(session: session) }
+    let fresh = try SymbolicSession(
+      model: model, system: TransitionSystem(model: model), timeoutMilliseconds: timeoutMilliseconds,
+      resourceLimit: resourceLimit)
+    return try Unrolling(session: fresh)
+  }
 
   /// The path being unrolled: one step and flow valuation per depth, sharing one configuration.
   final class Unrolling {
@@ -22,11 +47,11 @@ struct BoundedSearch {
     private(set) var steps: [Z3Term] = []
     private(set) var flows: [[Int: Z3Term]] = []
 
-    init(model: SignInModel, timeoutMilliseconds: UInt32, resourceLimit: UInt32 = 0) throws(Z3Error) {
-      self.model = model
-      context = try Z3Context(timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
-      encoding = Z3Encoding(model: model, context: context)
-      conditions = InvariantConditions(encoding: encoding)
+    init(session: SymbolicSession) throws(Z3Error) {
+      model = session.model
+      context = session.context
+      encoding = session.encoding
+      conditions = session.conditions
       solver = try Z3Solver(context)
       config = encoding.constants(model.configurationIndices)
       solver.assert(encoding.validConfiguration(config))
@@ -73,7 +98,7 @@ struct BoundedSearch {
   func findConfiguration(
     cases: (InvariantConditions, [Int: Z3Term]) -> [InvariantConditions.Case], cycle: Bool = false
   ) throws(Z3Error) -> [Int]? {
-    let path = try Unrolling(model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
+    let path = try unrolling()
     let context = path.context
     for depth in 0...maxDepth {
       let (s, state) = path.extend()
@@ -100,7 +125,7 @@ struct BoundedSearch {
   /// The steps some path of at most `maxDepth` calls reaches (under some configuration):
   /// witnesses for `stepsReachable`, found with one incremental solver.
   func reachableSteps() throws(Z3Error) -> Set<Int> {
-    let path = try Unrolling(model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
+    let path = try unrolling()
     let context = path.context
     var found: Set<Int> = []
     for _ in 0...maxDepth {

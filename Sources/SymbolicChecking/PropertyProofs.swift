@@ -11,8 +11,8 @@ import Z3Kit
 /// `to` whose target is outside that fixpoint for `to`. Conditions come from
 /// `TransitionSystem.propertyChecks`, the same the explicit search evaluates.
 extension SymbolicChecker {
-  func decideProperty(_ check: PropertyCheck) throws(Z3Error) -> (ProofVerdict, String, String?) {
-    let f = try BackwardFixpoint(model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
+  func decideProperty(_ check: PropertyCheck, session: SymbolicSession) throws(Z3Error) -> (ProofVerdict, String, String?) {
+    let f = BackwardFixpoint(session: session)
     let proofs = PropertyFixpoint(fixpoint: f)
     let method = "backward fixpoint (Z3)"
     func unknown(_ reason: String) -> (ProofVerdict, String, String?) {
@@ -22,7 +22,7 @@ extension SymbolicChecker {
     case .always, .never:
       switch try f.canReach(proofs.cases(check.predicate, holding: false)) {
       case .proven(let n, _): return (.proven, "\(method), \(n) iterations", nil)
-      case .violated(let configuration): return (replay(check.invariant, configuration), method, nil)
+      case .violated(let configuration): return (replay(check.invariant, configuration, session.encoding.system), method, nil)
       case .unknown(let reason): return unknown(reason)
       }
     case .reachable:
@@ -41,7 +41,7 @@ extension SymbolicChecker {
       let start = f.context.or([f.encoding.boolTerm(check.predicate.initial, f.state), proofs.atStart(good[0])])
       switch try proofs.startConfiguration(where: f.context.not(start)) {
       case .none: return (.proven, "\(method), \(n) iterations", nil)
-      case .some(.some(let configuration)): return (replay(check.invariant, configuration), method, nil)
+      case .some(.some(let configuration)): return (replay(check.invariant, configuration, session.encoding.system), method, nil)
       case .some(.none): return unknown("unknown")
       }
     case .leadsTo:
@@ -62,7 +62,7 @@ extension SymbolicChecker {
       }
       switch try f.canReach(cases) {
       case .proven(let n, _): return (.proven, "\(method), \(n) iterations", nil)
-      case .violated(let configuration): return (replay(check.invariant, configuration), method, nil)
+      case .violated(let configuration): return (replay(check.invariant, configuration, session.encoding.system), method, nil)
       case .unknown(let reason): return unknown(reason)
       }
     }

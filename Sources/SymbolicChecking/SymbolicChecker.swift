@@ -52,11 +52,14 @@ public struct SymbolicChecker: Sendable {
   public let model: SignInModel
   public let engine: Engine
   public let timeoutMilliseconds: UInt32
-  /// Z3's deterministic resource limit (`rlimit`) for each context, 0 for none: past it a
-  /// solver query (the fixpoint engine, bounded search) answers unknown at the same point on
-  /// every machine. Spacer's fixedpoint queries ignore it (Z3 has no `rlimit` for them).
+  /// Z3's deterministic resource limit (`rlimit`) for each solver query, 0 for none (Z3 applies
+  /// a context's `rlimit` afresh to each check): past it a query of the fixpoint engine or
+  /// bounded search answers unknown at the same point on every machine. Spacer's fixedpoint
+  /// queries ignore it.
   public let resourceLimit: UInt32
   public let maxDepth: Int
+  /// Told which property (or group) is being proven, before each; for a progress line.
+  public var progress: (@Sendable (String) -> Void)?
 
   public init(
     model: SignInModel, engine: Engine = .fixpoint, timeoutMilliseconds: UInt32 = 30_000, maxDepth: Int = 40,
@@ -75,7 +78,7 @@ public struct SymbolicChecker: Sendable {
     let invariants = invariants ?? Invariant.all(for: model)
     let start = DispatchTime.now()
     let checker = self
-    let results = onLargeStack { invariants.map { checker.prove($0, explain: explain) } }
+    let results = onLargeStack { checker.proveAll(invariants, explain: explain) }
     return ProofReport(model: model, results: results, seconds: elapsed(since: start))
   }
 
@@ -83,37 +86,75 @@ public struct SymbolicChecker: Sendable {
     Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
   }
 
-  func prove(_ invariant: Invariant, explain: Bool) -> ProofResult {
-    let start = DispatchTime.now()
-    let verdict: ProofVerdict, method: String, explanation: String?
-    do {
-      (verdict, method, explanation) = try decide(invariant, explain: explain)
-    } catch {
-      (verdict, method, explanation) = (.failed(reason: error.description), "Z3", nil)
-    }
-    return ProofResult(invariant: invariant, verdict: verdict, seconds: elapsed(since: start), method: method, explanation: explanation)
+  /// The safety properties the fixpoint engine decides as "no bad case is reachable".
+  static func isSafety(_ invariant: Invariant) -> Bool {
+    invariant.isBuiltin && ![.terminates, .doneReachable, .stepsReachable].contains(invariant)
   }
 
-  private func decide(_ invariant: Invariant, explain: Bool) throws(Z3Error) -> (ProofVerdict, String, String?) {
-    if try !constraintsSatisfiable() {
+  /// One session (context, encoding) for the whole model; with the fixpoint engine and no
+  /// `explain`, one fixpoint over the union of the safety properties' bad cases first: when
+  /// no valid start reaches any of them, each is proven (its witnesses are still asked one by
+  /// one); otherwise each property gets its own fixpoint, and its own shortest counterexample.
+  func proveAll(_ invariants: [Invariant], explain: Bool) -> [ProofResult] {
+    let system = TransitionSystem(model: model)
+    let session: SymbolicSession
+    do throws(Z3Error) {
+      session = try SymbolicSession(
+        model: model, system: system, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
+    } catch {
+      return invariants.map {
+        ProofResult(invariant: $0, verdict: .failed(reason: error.description), seconds: 0, method: "Z3", explanation: nil)
+      }
+    }
+    var shared: (iterations: Int, seconds: Double, count: Int)?
+    let safety = invariants.filter(Self.isSafety)
+    if engine == .fixpoint, !explain, safety.count > 1, (try? session.constraintsSatisfiable()) == true {
+      let start = DispatchTime.now()
+      progress?("\(safety.count) safety properties in one fixpoint")
+      let fixpoint = BackwardFixpoint(session: session)
+      if case .proven(let n, _)? = try? fixpoint.canReach(safety.flatMap { session.conditions.bad($0, session.state) }) {
+        shared = (n, elapsed(since: start), safety.count)
+      }
+    }
+    return invariants.map { invariant in
+      let start = DispatchTime.now()
+      progress?(invariant.rawValue)
+      let verdict: ProofVerdict, method: String, explanation: String?
+      do throws(Z3Error) {
+        let sharedProof = Self.isSafety(invariant) ? shared : nil
+        (verdict, method, explanation) = try decide(invariant, session: session, explain: explain, shared: sharedProof)
+      } catch {
+        (verdict, method, explanation) = (.failed(reason: error.description), "Z3", nil)
+      }
+      // The shared fixpoint's time is split evenly between the properties it proved.
+      let seconds = elapsed(since: start) + (Self.isSafety(invariant) ? (shared.map { $0.seconds / Double($0.count) } ?? 0) : 0)
+      return ProofResult(invariant: invariant, verdict: verdict, seconds: seconds, method: method, explanation: explanation)
+    }
+  }
+
+  private func decide(
+    _ invariant: Invariant, session: SymbolicSession, explain: Bool, shared: (iterations: Int, seconds: Double, count: Int)?
+  ) throws(Z3Error) -> (ProofVerdict, String, String?) {
+    if try !session.constraintsSatisfiable() {
       return (.vacuous(reason: "no configuration satisfies the constraints"), "Z3 (SMT)", nil)
     }
     if !invariant.isBuiltin {
-      guard let check = TransitionSystem(model: model).propertyChecks.first(where: { $0.invariant == invariant }) else {
+      guard let check = session.encoding.system.propertyChecks.first(where: { $0.invariant == invariant }) else {
         return (.failed(reason: "the model states no property '\(invariant.rawValue)'"), "Z3", nil)
       }
-      return try decideProperty(check)
+      return try decideProperty(check, session: session)
     }
-    if engine == .fixpoint { return try decideByFixpoint(invariant, explain: explain) }
+    if engine == .fixpoint {
+      return try decideByFixpoint(invariant, session: session, explain: explain, shared: shared)
+    }
     switch invariant {
     case .doneReachable:
-      let fixpoint = try BackwardFixpoint(
-        model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
+      let fixpoint = BackwardFixpoint(session: session)
       switch try fixpoint.doneReachable() {
       case .proven(let n, _): return (.proven, "backward fixpoint, \(n) iterations (Z3 SMT)", nil)
       case .unknown(let reason): return (.unknown(reason: describe(reason)), "backward fixpoint (Z3 SMT)", nil)
       case .violated(let configuration):
-        return (replay(invariant, configuration), "backward fixpoint (Z3 SMT)", nil)
+        return (replay(invariant, configuration, session.encoding.system), "backward fixpoint (Z3 SMT)", nil)
       }
     case .stepsReachable:
       var unreachable: [String] = []
@@ -131,11 +172,11 @@ public struct SymbolicChecker: Sendable {
         invariant: .stepsReachable, message: "unreachable under every configuration: " + unreachable.joined(separator: ", "),
         configuration: [], steps: [], loopStartsAt: nil)), "Spacer (CHC)", nil)
     default:
-      return try safety(invariant, explain: explain)
+      return try safety(invariant, session: session, explain: explain)
     }
   }
 
-  private func safety(_ invariant: Invariant, explain: Bool) throws(Z3Error) -> (ProofVerdict, String, String?) {
+  private func safety(_ invariant: Invariant, session: SymbolicSession, explain: Bool) throws(Z3Error) -> (ProofVerdict, String, String?) {
     let method = invariant == .terminates ? "Spacer (CHC): dead ends, and cycles via a saved-state copy" : "Spacer (CHC)"
     let problem = try HornProblem(model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
     let conditions = InvariantConditions(encoding: problem.encoding)
@@ -150,7 +191,7 @@ public struct SymbolicChecker: Sendable {
         guard let configuration = try search.findConfiguration(cases: { cycle ? [] : $0.bad(invariant, $1) }, cycle: cycle) else {
           return (.unknown(reason: "Spacer found a violation but bounded search found no path within \(maxDepth) calls"), method, nil)
         }
-        return (replay(invariant, configuration), method, nil)
+        return (replay(invariant, configuration, session.encoding.system), method, nil)
       case .unknown(let reason):
         return (.unknown(reason: describe(reason)), method, nil)
       case .unsatisfiable:
@@ -173,37 +214,42 @@ public struct SymbolicChecker: Sendable {
     return (.proven, method, explanation)
   }
 
-  private func decideByFixpoint(_ invariant: Invariant, explain: Bool) throws(Z3Error) -> (ProofVerdict, String, String?) {
-    func fresh() throws(Z3Error) -> BackwardFixpoint {
-      try BackwardFixpoint(model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
-    }
+  private func decideByFixpoint(
+    _ invariant: Invariant, session: SymbolicSession, explain: Bool, shared: (iterations: Int, seconds: Double, count: Int)?
+  ) throws(Z3Error) -> (ProofVerdict, String, String?) {
     let method = "backward fixpoint (Z3)"
-    func conclude(_ answer: BackwardFixpoint.Answer, _ fixpoint: BackwardFixpoint, negate: Bool) throws(Z3Error) -> (ProofVerdict, String, String?)? {
-      switch answer {
-      case .violated(let configuration): return (replay(invariant, configuration), method, nil)
-      case .unknown(let reason): return (.unknown(reason: describe(reason)), method, nil)
-      case .proven(let n, let sets):
-        let explanation = explain ? InvariantPrinter(model: model).render(sets, in: fixpoint, negate: negate) : nil
-        return invariant == .terminates || invariant == .doneReachable
-          ? (.proven, "\(method), \(n) iterations", explanation) : nil
-      }
-    }
+    let system = session.encoding.system
     switch invariant {
     case .terminates:
-      let f = try fresh()
-      return try conclude(try f.allPathsEnd(), f, negate: false)!
+      let f = BackwardFixpoint(session: session)
+      switch try f.allPathsEnd() {
+      case .unknown(let reason): return (.unknown(reason: describe(reason)), method, nil)
+      case .proven(let n, let sets):
+        let explanation = explain ? InvariantPrinter(model: model).render(sets, in: f, negate: false) : nil
+        return (.proven, "\(method), \(n) iterations", explanation)
+      case .violated(let configuration):
+        // The fixpoint's configuration is any one; bounded search finds one with a shortest
+        // dead end or cycle over all configurations (within --max-depth calls).
+        let search = BoundedSearch(session: session, maxDepth: maxDepth)
+        let shortest = try search.findConfiguration(cases: { $0.bad(.terminates, $1) }, cycle: true)
+        return (replay(invariant, shortest ?? configuration, system), method, nil)
+      }
     case .doneReachable:
-      let f = try fresh()
-      return try conclude(try f.doneReachable(), f, negate: false)!
+      let f = BackwardFixpoint(session: session)
+      switch try f.doneReachable() {
+      case .violated(let configuration): return (replay(invariant, configuration, system), method, nil)
+      case .unknown(let reason): return (.unknown(reason: describe(reason)), method, nil)
+      case .proven(let n, let sets):
+        let explanation = explain ? InvariantPrinter(model: model).render(sets, in: f, negate: false) : nil
+        return (.proven, "\(method), \(n) iterations", explanation)
+      }
     case .stepsReachable:
       // Bounded search finds paths to most steps at once; only the others need a proof.
-      let search = BoundedSearch(
-        model: model, maxDepth: maxDepth, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
+      let search = BoundedSearch(session: session, maxDepth: maxDepth)
       let witnessed = try search.reachableSteps()
       var unreachable: [String] = []
       for s in model.steps.indices where !witnessed.contains(s) {
-        let f = try fresh()
-        switch try f.canReach([(s, f.context.bool(true))]) {
+        switch try BackwardFixpoint(session: session).canReach([(s, session.context.bool(true))]) {
         case .proven: unreachable.append(model.steps[s].id)
         case .violated: break
         case .unknown(let reason): return (.unknown(reason: "step \(model.steps[s].id): \(describe(reason))"), method, nil)
@@ -216,26 +262,28 @@ public struct SymbolicChecker: Sendable {
         invariant: .stepsReachable, message: "unreachable under every configuration: " + unreachable.joined(separator: ", "),
         configuration: [], steps: [], loopStartsAt: nil)), method, nil)
     default:
-      let f = try fresh()
-      let answer = try f.canReach(f.conditions.bad(invariant, f.state))
       var explanation: String? = nil
-      var iterations = 0
-      if case .proven(let n, let sets) = answer {
-        iterations = n
-        explanation = explain ? InvariantPrinter(model: model).render(sets, in: f, negate: true) : nil
-      } else if let decided = try conclude(answer, f, negate: true) {
-        return decided
+      var proof: String
+      if let shared {
+        proof = "\(method), \(shared.iterations) iterations, one fixpoint for \(shared.count) properties"
+      } else {
+        let f = BackwardFixpoint(session: session)
+        switch try f.canReach(session.conditions.bad(invariant, session.state)) {
+        case .violated(let configuration): return (replay(invariant, configuration, system), method, nil)
+        case .unknown(let reason): return (.unknown(reason: describe(reason)), method, nil)
+        case .proven(let n, let sets):
+          proof = "\(method), \(n) iterations"
+          explanation = explain ? InvariantPrinter(model: model).render(sets, in: f, negate: true) : nil
+        }
       }
-      for reason in f.conditions.witnesses(invariant, f.state).map(\.reason) {
-        let w = try fresh()
-        let cases = w.conditions.witnesses(invariant, w.state).first { $0.reason == reason }?.cases ?? []
-        switch try w.canReach(cases) {
+      for (cases, reason) in session.conditions.witnesses(invariant, session.state) {
+        switch try BackwardFixpoint(session: session).canReach(cases) {
         case .proven: return (.vacuous(reason: reason), method, explanation)
         case .unknown(let why): return (.unknown(reason: "witness for non-vacuity: \(describe(why))"), method, explanation)
         case .violated: continue
         }
       }
-      return (.proven, "\(method), \(iterations) iterations", explanation)
+      return (.proven, proof, explanation)
     }
   }
 
@@ -243,7 +291,7 @@ public struct SymbolicChecker: Sendable {
   func describe(_ reason: String) -> String {
     switch reason {
     case "", "ok", "unknown", "canceled", "timeout":
-      let resource = resourceLimit > 0 ? ", the resource limit (rlimit \(resourceLimit) per context)" : ""
+      let resource = resourceLimit > 0 ? ", the resource limit (--rlimit \(resourceLimit) per query)" : ""
       return "Z3 gave no answer within the time limit (\(timeoutMilliseconds / 1000) s per query)\(resource) "
         + "or the memory cap"
     default:
@@ -251,21 +299,38 @@ public struct SymbolicChecker: Sendable {
     }
   }
 
-  private func constraintsSatisfiable() throws(Z3Error) -> Bool {
-    let context = try Z3Context(timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
-    let encoding = Z3Encoding(model: model, context: context)
-    let solver = try Z3Solver(context)
-    solver.assert(encoding.validConfiguration(encoding.constants(model.configurationIndices)))
-    return try solver.check() != .unsatisfiable
-  }
-
   /// Runs the explicit engine on the configuration Z3 found; only a violation it confirms
   /// is reported, with its shortest trace. Anything else means the engines disagree.
-  func replay(_ invariant: Invariant, _ configuration: [Int]) -> ProofVerdict {
-    let report = ExplicitChecker(model: model, jobs: 1).check(invariants: [invariant], configuration: configuration)
-    if case .violated(let counterexample)? = report.results.first?.verdict { return .violated(counterexample) }
-    let values = model.configurationIndices.map { "\(model.variables[$0].name) = \(model.variables[$0].domain.render(configuration[$0]))" }
-    return .failed(reason: "Z3 reports a violation the explicit engine does not confirm for "
-      + values.joined(separator: ", "))
+  /// Configuration variables whose value does not change the trace are shown as "any":
+  /// each is flipped to every other value its domain and the constraints allow, and the
+  /// explicit engine must find the very same trace under each.
+  func replay(_ invariant: Invariant, _ configuration: [Int], _ system: TransitionSystem) -> ProofVerdict {
+    let checker = ExplicitChecker(system: system, jobs: 1)
+    func trace(_ values: [Int]) -> Counterexample? {
+      let report = checker.check(invariants: [invariant], configuration: values)
+      if case .violated(let counterexample)? = report.results.first?.verdict { return counterexample }
+      return nil
+    }
+    guard let found = trace(configuration) else {
+      let values = model.configurationIndices.map {
+        "\(model.variables[$0].name) = \(model.variables[$0].domain.render(configuration[$0]))"
+      }
+      return .failed(reason: "Z3 reports a violation the explicit engine does not confirm for "
+        + values.joined(separator: ", "))
+    }
+    var shown = found.configuration
+    for i in model.configurationIndices where i < shown.count {
+      let matters = model.variables[i].domain.values.contains { value in
+        guard value != configuration[i] else { return false }
+        var flipped = configuration
+        flipped[i] = value
+        guard model.constraints.allSatisfy({ $0.expr.evaluatePartially(flipped) != 0 }) else { return false }
+        return trace(flipped)?.steps != found.steps
+      }
+      if !matters { shown[i] = Assignment(variable: model.variables[i].name, value: nil) }
+    }
+    return .violated(Counterexample(
+      invariant: found.invariant, message: found.message, configuration: shown, steps: found.steps,
+      loopStartsAt: found.loopStartsAt))
   }
 }

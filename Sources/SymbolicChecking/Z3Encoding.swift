@@ -11,9 +11,14 @@ struct Z3Encoding {
   let system: TransitionSystem
 
   init(model: SignInModel, context: Z3Context) {
+    self.init(model: model, system: TransitionSystem(model: model), context: context)
+  }
+
+  /// With a transition system already built for `model` (they are not cheap to build).
+  init(model: SignInModel, system: TransitionSystem, context: Z3Context) {
     self.context = context
     self.model = model
-    self.system = TransitionSystem(model: model)
+    self.system = system
   }
 
   /// One integer constant per variable, named `prefix` + the variable's name.

@@ -117,5 +117,14 @@ struct Bench: AsyncParsableCommand {
       print(String(format: "%-7d %-6d %-12d %-11.3f %-7.2f %-14.1f %.1f%@", k, model.steps.count - 1, model.configurationCount, te, tz,
                    te / baseTimes!.0, tz / baseTimes!.1, proven ? "" : "  (not all proven)"))
     }
+    // Issue 14: a long linear chain of states, one call each (`CounterChain`).
+    print()
+    print("Z3 on a linear chain of N states (CounterChain), every property")
+    for length in [20, 50] {
+      let chain = try CounterChain.model(length: length)
+      let (proof, t) = Self.time { SymbolicChecker(model: chain).prove() }
+      let verdicts = Set(proof.results.map { "\($0.verdict)".prefix(while: { $0 != "(" }) }).sorted()
+      print(String(format: "  N = %d: %.2f s; ", length, t) + verdicts.joined(separator: ", "))
+    }
   }
 }

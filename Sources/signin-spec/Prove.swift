@@ -38,12 +38,22 @@ struct Prove: ParsableCommand {
   @Option(help: "Memory cap for Z3, in megabytes; hitting it reports unknown.")
   var memory: Int = 4096
 
+  @Option(help: """
+    Z3's deterministic resource limit (rlimit) for each solver query of the fixpoint engine and \
+    bounded search, 0 for none; past it the verdict is UNKNOWN (exit 4), at the same point on any machine.
+    """)
+  var rlimit: Int = Prove.defaultResourceLimit
+
+  /// The default `--rlimit`: far above what the shipped models need (see the README's Limits).
+  static let defaultResourceLimit = 50_000_000
+
   @Option(help: "Show step names as this platform calls them (swift, js, android, flutter).")
   var platform: String?
 
   func validate() throws {
     try OptionChecks.range(timeout, 1...OptionChecks.maxSeconds, "--timeout", unit: " seconds")
     try OptionChecks.range(memory, 64...1_048_576, "--memory", unit: " MB")
+    try OptionChecks.range(rlimit, 0...Int(UInt32.max), "--rlimit")
     if SymbolicChecker.Engine(rawValue: engine) == nil {
       throw ValidationError("unknown engine '\(engine)'; use fixpoint or spacer")
     }
@@ -58,10 +68,13 @@ struct Prove: ParsableCommand {
     var internalError = false
     for model in models {
       let invariants = selection[ObjectIdentifier(model)] ?? []
-      let checker = SymbolicChecker(
+      var checker = SymbolicChecker(
         model: model, engine: SymbolicChecker.Engine(rawValue: engine)!, timeoutMilliseconds: UInt32(timeout * 1000),
-        memoryMegabytes: memory)
+        memoryMegabytes: memory, resourceLimit: UInt32(rlimit))
+      let progress = Z3Progress.terminalLine(model.name)
+      if let progress { checker.progress = { @Sendable label in progress.proving(label) } }
       let report = checker.prove(invariants: invariants, explain: explain)
+      progress?.finish()
       print(ProofTextReport.render(report, platform: platform, explain: explain))
       print()
       for result in report.results {

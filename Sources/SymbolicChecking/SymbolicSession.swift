@@ -1,0 +1,44 @@
+import ModelChecking
+import SignInModel
+import Z3Kit
+
+/// One Z3 context and one encoding of a model, shared by every question `prove` asks about
+/// it: making a context, flattening the rules into a `TransitionSystem` and translating the
+/// constraints happen once per model, not once per property or witness.
+///
+/// The questions, for properties to build on:
+/// - `BackwardFixpoint(session:).canReach(cases)`: is a state predicate (cases per step)
+///   reachable from signIn under some valid configuration? An invariant holds when its bad
+///   cases are not.
+/// - `BoundedSearch(session:…)`: the shortest path to such cases, over all configurations.
+final class SymbolicSession {
+  let model: SignInModel
+  let context: Z3Context
+  let encoding: Z3Encoding
+  let conditions: InvariantConditions
+  /// Configuration and flow constants: the pre-state every case is written over.
+  let state: [Int: Z3Term]
+  let timeoutMilliseconds: UInt32
+  let resourceLimit: UInt32
+  private var satisfiable: Bool?
+
+  init(model: SignInModel, system: TransitionSystem, timeoutMilliseconds: UInt32, resourceLimit: UInt32) throws(Z3Error) {
+    self.model = model
+    self.timeoutMilliseconds = timeoutMilliseconds
+    self.resourceLimit = resourceLimit
+    context = try Z3Context(timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
+    encoding = Z3Encoding(model: model, system: system, context: context)
+    conditions = InvariantConditions(encoding: encoding)
+    state = encoding.constants(model.configurationIndices).merging(encoding.constants(model.flowIndices)) { a, _ in a }
+  }
+
+  /// Does some configuration satisfy the domains and every constraint? Asked once.
+  func constraintsSatisfiable() throws(Z3Error) -> Bool {
+    if let satisfiable { return satisfiable }
+    let solver = try Z3Solver(context)
+    solver.assert(encoding.validConfiguration(state))
+    let answer = try solver.check() != .unsatisfiable
+    satisfiable = answer
+    return answer
+  }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+/// `prove --rlimit`: Z3's deterministic resource limit per query, UNKNOWN (exit 4) past it.
+@Suite("prove at Z3's resource limit: UNKNOWN with the reason, exit 4")
+struct ProveLimitCommandTests {
+  @Test("a tiny --rlimit makes every proof that needs Z3 to work UNKNOWN naming the limit, exit 4")
+  func tinyResourceLimit() throws {
+    let run = try CommandLineTests.run(["prove", "--rlimit", "1", "models/2023-swift.yaml"])
+    #expect(run.status == 4, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("UNKNOWN"))
+    #expect(run.stdout.contains("the resource limit (--rlimit 1 per query)"), "\(run.stdout)")
+    // Properties with no bad case at all (false at every step) are proven without a search.
+    for name in ["terminates", "noFactorSkipped", "doneReachable", "stepsReachable"] {
+      #expect(run.stdout.contains("UNKNOWN             \(name) "), "\(name): \(run.stdout)")
+    }
+  }
+
+  @Test("the default --rlimit proves every shipped model (the limit is far above what they need)")
+  func defaultProves() throws {
+    let run = try CommandLineTests.run(["prove", "models/2024-flutter.yaml"])
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(!run.stdout.contains("UNKNOWN"))
+  }
+
+  @Test("a negative or non-numeric --rlimit is bad usage naming the option", arguments: ["-1", "lots", "9999999999999"])
+  func badResourceLimit(value: String) throws {
+    let run = try CommandLineTests.run(["prove", "--rlimit", value, "models/2023-swift.yaml"])
+    #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
+    #expect(run.stderr.contains("--rlimit"), "\(run.stderr)")
+  }
+}
