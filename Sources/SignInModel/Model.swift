@@ -50,6 +50,8 @@ public final class SignInModel: Sendable {
 
   /// The client call named `name` (`signIn`, `signOut`), if the model describes it.
   public func clientCall(named name: String) -> ClientCall? { clientCalls.first { $0.name == name } }
+  /// The properties the model states (`properties:`), in file order.
+  public let properties: [ModelProperty]
 
   public var configurationIndices: Range<Int> { 0..<configurationCount }
   public var flowIndices: Range<Int> { configurationIndices.upperBound..<variables.count }
@@ -77,7 +79,8 @@ public final class SignInModel: Sendable {
     formatVersion: Int = ModelFormat.current, notes: [SourceNote] = [], factors: [FactorAvailability] = [],
     preferences: [Preference] = [], failedAttempts: FailedAttempts? = nil,
     definitions: [Definition] = [], lintAcknowledgements: [LintAcknowledgement] = [],
-    declarationLines: DeclarationLines = DeclarationLines(), clientCalls: [ClientCall] = []
+    declarationLines: DeclarationLines = DeclarationLines(), clientCalls: [ClientCall] = [],
+    properties: [ModelProperty] = []
   ) {
     self.name = name
     self.generation = generation
@@ -105,6 +108,7 @@ public final class SignInModel: Sendable {
     self.lintAcknowledgements = lintAcknowledgements
     self.declarationLines = declarationLines
     self.clientCalls = clientCalls
+    self.properties = properties
   }
 }
 
