@@ -41,7 +41,9 @@ package struct ConformanceRunner: Sendable {
   package func covers(_ configuration: [String: String]) -> Bool { harness.covers(configuration) }
 
   /// Every valid configuration of the model, in a fixed order.
-  package func allConfigurations() -> [[String: String]] {
+  /// `fixed` pins variables to one value (by name and rendered value), so a run can leave out
+  /// variables the pool does not simulate.
+  package func allConfigurations(fixed: [String: String] = [:]) -> [[String: String]] {
     var result: [[String: String]] = []
     var values = [Int](repeating: 0, count: model.configurationCount)
     let indices = Array(model.configurationIndices)
@@ -50,7 +52,8 @@ package struct ConformanceRunner: Sendable {
         if model.constraints.allSatisfy({ (try? $0.expr.holds(values)) == true }) { result.append(dictionary(values)) }
         return
       }
-      for v in model.variables[indices[k]].domain.values {
+      let variable = model.variables[indices[k]]
+      for v in variable.domain.values where fixed[variable.name].map({ $0 == variable.domain.render(v) }) ?? true {
         values[indices[k]] = v
         visit(k + 1)
       }

@@ -62,9 +62,14 @@ package struct Harness: Sendable {
   }
 
   /// Whether the harness can exercise this configuration (see the type's notes).
+  /// The pool has no devices and no SRP (so no `pool.customMfa`, which only customWithSRP
+  /// reads), and PreventUserExistenceErrors is read only for a user that does not exist.
   package func covers(_ configuration: [String: String]) -> Bool {
     !["userSRP", "customWithSRP"].contains(configuration["pool.authFlow"] ?? "")
       && !["WEB_AUTHN", "PASSWORD_SRP"].contains(configuration["pool.preferredFirstFactor"] ?? "none")
+      && (configuration["pool.customMfa"] ?? "none") == "none"
+      && (configuration["pool.deviceTracking"] ?? "off") == "off"
+      && !(configuration["user.exists"] != "false" && configuration["pool.preventUserExistenceErrors"] == "true")
   }
 
   /// Whether the harness can give `response` at the step `stepID`.
@@ -102,6 +107,8 @@ package struct Harness: Sendable {
     let response = ResponseName(rawValue: call.response)
     if response == .networkFault { await run.pool.injectNetworkFault() }
     if response == .expiredSession { await run.pool.expireSessions() }
+    if response == .statusResetRequired { await run.pool.changeStatus(to: "resetRequired") }
+    if response == .statusUnconfirmed { await run.pool.changeStatus(to: "unconfirmed") }
     let text = answer(call.response, step: step.id, offered: offeredBefore)
     let observation: Observation
     do {
@@ -137,6 +144,8 @@ package struct Harness: Sendable {
     switch ResponseName(rawValue: response) {
     case .correctCode: return SimulatedUserPool.code
     case .wrongCode: return "000000"
+    case .malformedCode: return "12ab"
+    case .expiredCode: return SimulatedUserPool.usedCode
     case .selectSMS: return "SMS_MFA"
     case .selectTOTP: return "SOFTWARE_TOKEN_MFA"
     case .selectEMAIL: return "EMAIL_OTP"
@@ -153,7 +162,8 @@ package struct Harness: Sendable {
     case .failingAnswer: return "fail"
     case .correctPassword: return SimulatedUserPool.password
     case .wrongPassword: return "wrong-password"
-    case .networkFault, .expiredSession, .selectPASSWORD_SRP, .selectWEB_AUTHN, nil:
+    case .networkFault, .expiredSession, .statusResetRequired, .statusUnconfirmed, .selectPASSWORD_SRP, .selectWEB_AUTHN,
+      nil:
       // A fault: the answer that would otherwise succeed.
       switch step {
       case StepID.mfaSelection:

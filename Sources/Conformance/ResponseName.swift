@@ -10,9 +10,12 @@ package enum ResponseName: String, Sendable, CaseIterable {
   case goodNewPassword, badNewPassword
   case correctAnswer, wrongAnswer, failingAnswer
   case networkFault, expiredSession
+  case malformedCode, expiredCode, statusResetRequired, statusUnconfirmed
 
   /// Faults the harness injects into the pool before the call rather than answers it sends.
-  package var isFault: Bool { self == .networkFault || self == .expiredSession }
+  package var isFault: Bool {
+    [.networkFault, .expiredSession, .statusResetRequired, .statusUnconfirmed].contains(self)
+  }
 
   /// Responses the client cannot give here: SRP (the simulated pool has no SRP server side)
   /// and passkeys (no platform authenticator).

@@ -64,6 +64,10 @@ package struct Fuzzer: Sendable {
      "user.smsEnabled": "true", "user.totpEnabled": "true", "user.preferred": "none"],
     ["pool.authFlow": "userAuth", "pool.preferredFirstFactor": "SMS_OTP", "user.phone": "false"],
     ["pool.authFlow": "customWithoutSRP"],
+    // Issue 11: a username with no user, with and without PreventUserExistenceErrors.
+    ["user.exists": "false", "user.status": "confirmed"],
+    ["user.exists": "false", "user.status": "confirmed", "pool.preventUserExistenceErrors": "true",
+     "pool.authFlow": "customWithoutSRP"],
   ]
 
   func configuration(_ rng: inout SplitMix64) -> [String: String] {

@@ -38,6 +38,8 @@ public struct ModelSimulator: Sendable {
   /// The current step (model index), or nil once the flow restarted.
   public private(set) var step: Int?
   public private(set) var trace: [TraceStep] = []
+  /// The model lines of the rules the last response followed (kept with the trace off too).
+  public private(set) var lastRuleLines: [Int] = []
 
   /// Starts at `signIn` with every configuration variable given by name.
   /// Whether `trace` is kept (the fuzzer's generator turns it off for speed).
@@ -141,6 +143,7 @@ public struct ModelSimulator: Sendable {
         outcome: outcome, changes: changes, ruleLines: branch.ruleLines))
     }
     valuation = after
+    lastRuleLines = branch.ruleLines
     return outcome
   }
 }

@@ -10,6 +10,8 @@ public struct CallRecord: Sendable, Equatable {
     case restart
     /// The user is signed in.
     case done
+    /// The call (`signOut`) signed the user out; `stepID` is the step the flow is still on, if any.
+    case signedOut
   }
 
   /// The call made: `signIn` or `confirmSignIn`.
@@ -41,6 +43,8 @@ public struct CallRecord: Sendable, Equatable {
   public var outcomeText: String {
     switch kind {
     case .done: return "done"
+    case .signedOut:
+      return "signedOut" + (stepID.map { " (the flow stays on \(step ?? $0))" } ?? "")
     case .restart: return "restart \(reason ?? "")"
     case .error:
       guard let stepID else { return "error \(error ?? "")" }
@@ -57,7 +61,7 @@ public struct CallRecord: Sendable, Equatable {
   /// The call as a JSON object (every key present; null where it does not apply).
   public var jsonObject: [String: String?] {
     [
-      "call": call, "response": response, "outcome": kind.rawValue, "stepId": stepID, "step": step,
+      "call": call, "response": response.isEmpty ? nil : response, "outcome": kind.rawValue, "stepId": stepID, "step": step,
       "error": error, "reason": reason,
     ]
   }

@@ -31,6 +31,8 @@ public enum Expectation: Sendable, Equatable, CustomStringConvertible {
   case done
   case error(String)
   case restart(containing: String?)
+  /// `signedOut`: the call (`signOut`) signed the user out.
+  case signedOut
 
   /// Reads `done`, `error NAME`, `restart [TEXT]`, `NAME` or `NAME [STEP_ID]`.
   public init?(parsing raw: String) {
@@ -38,6 +40,8 @@ public enum Expectation: Sendable, Equatable, CustomStringConvertible {
     if text.isEmpty { return nil }
     if text == "done" {
       self = .done
+    } else if text == "signedOut" {
+      self = .signedOut
     } else if text.hasPrefix("error ") {
       let name = text.dropFirst(6).trimmingCharacters(in: .whitespaces)
       guard !name.isEmpty, !name.contains(" ") else { return nil }
@@ -60,6 +64,7 @@ public enum Expectation: Sendable, Equatable, CustomStringConvertible {
   public func matches(_ record: CallRecord) -> Bool {
     switch self {
     case .done: return record.kind == .done
+    case .signedOut: return record.kind == .signedOut
     case .error(let name): return record.kind == .error && record.error == name
     case .restart(let text):
       return record.kind == .restart && (text.map { record.reason?.contains($0) == true } ?? true)
@@ -73,6 +78,7 @@ public enum Expectation: Sendable, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .done: return "done"
+    case .signedOut: return "signedOut"
     case .error(let name): return "error \(name)"
     case .restart(let text): return "restart" + (text.map { " \($0)" } ?? "")
     case .step(let name, let id): return name + (id.map { " [\($0)]" } ?? "")

@@ -150,7 +150,8 @@ final class ScenarioFileReader {
         continue
       }
       let response = call.split(separator: ":").last.map(String.init) ?? call
-      guard responses.contains(response) else {
+      let isSignOut = (call == "signOut" || call == "signOut:") && model.clientCall(named: "signOut") != nil
+      guard responses.contains(response) || isSignOut else {
         let hint = Suggestions.closest(to: response, among: responses).map { "; did you mean '\($0)'?" } ?? ""
         report(key, "unknown response '\(response)'\(hint)")
         continue

@@ -3,10 +3,13 @@ import SignInModel
 
 /// One user at one configuration making calls, the way `simulate` and scenario files read
 /// them: `RESPONSE` answers the current step (at the start, and after a restart or the end of
-/// a flow, it answers `signIn`); `ENTRY:RESPONSE` calls an entry point of the model.
+/// a flow, it answers `signIn`); `ENTRY:RESPONSE` calls an entry point of the model; `signOut`
+/// signs out.
 ///
-/// The models do not yet say what a `signIn` in the middle of a flow does, so `signIn:RESPONSE`
-/// starts a new flow from scratch (flow variables reset), as after a restart.
+/// `signIn:RESPONSE` in the middle of a flow, or once signed in, and `signOut` do what the
+/// model's `clientCalls:` say for the platform; a model without them starts a new flow from
+/// scratch on `signIn:RESPONSE` (flow variables reset), as after a restart, and has no
+/// `signOut`. A rule's `platforms:` entry replaces what the call reports on that platform.
 /// `confirmSignIn:RESPONSE` answers the current step explicitly.
 public struct SimulationSession: Sendable {
   public let model: SignInModel
@@ -15,6 +18,8 @@ public struct SimulationSession: Sendable {
   public let configuration: [String: String]
   private var simulator: ModelSimulator?
   public private(set) var records: [CallRecord] = []
+  /// Every rule by its line, to find the `platforms:` entries of the rules a response followed.
+  private let rulesByLine: [Int: Rule]
 
   public init(model: SignInModel, settings: [(name: String, value: String)], platform: String) throws(SimulationError) {
     guard model.platforms.contains(platform) else {
@@ -25,16 +30,30 @@ public struct SimulationSession: Sendable {
     self.model = model
     self.platform = platform
     self.configuration = try ConfigurationResolver(model: model).resolve(settings)
+    var rules: [Int: Rule] = [:]
+    for rule in model.steps.flatMap({ $0.responses.flatMap(\.rules) }) + model.routes.flatMap(\.rules) {
+      rules[rule.line] = rule
+    }
+    self.rulesByLine = rules
   }
 
-  /// The model's entry points (`signIn`) and `confirmSignIn`, which answers the current step.
+  /// The model's entry points (`signIn`), `confirmSignIn`, which answers the current step, and
+  /// `signOut` where the model describes it.
   public var entryNames: [String] {
     model.steps.filter { $0.kind == .entry }.map(\.id) + ["confirmSignIn"]
+      + (model.clientCall(named: "signOut") == nil ? [] : ["signOut"])
   }
 
   /// Makes one call, written `RESPONSE` or `ENTRY:RESPONSE`, and records what it did.
   @discardableResult
   public mutating func call(_ text: String) throws(SimulationError) -> CallRecord {
+    if text == "signOut" || text == "signOut:" {
+      guard let signOut = model.clientCall(named: "signOut") else {
+        throw SimulationError(
+          "unknown entry point 'signOut'; the model's entry points: " + entryNames.joined(separator: ", "))
+      }
+      return signOutCall(signOut)
+    }
     var response = text
     var entry: String?
     if let colon = text.firstIndex(of: ":") {
@@ -49,6 +68,12 @@ public struct SimulationSession: Sendable {
     if entry == "confirmSignIn" && flowIsOver {
       throw SimulationError("'\(text)': no flow is in progress; the next call answers signIn")
     }
+    if entry == "signIn", let signIn = model.clientCall(named: "signIn"), let situation = currentSituation(signIn),
+      situation.effect != .cancel
+    {
+      // The client refuses (or ends the flow) before anything reaches Cognito.
+      return apply(situation, call: "signIn", response: response)
+    }
     if entry != nil && entry != "confirmSignIn" || flowIsOver {
       simulator = try startFlow()
     }
@@ -59,9 +84,71 @@ public struct SimulationSession: Sendable {
     } catch {
       throw describe(error, response: response, at: before)
     }
-    let record = self.record(outcome, call: before == 0 ? "signIn" : "confirmSignIn", response: response)
+    var record = self.record(outcome, call: before == 0 ? "signIn" : "confirmSignIn", response: response)
+    if let form = platformForm() { record = reported(form, instead: record) }
     records.append(record)
     return record
+  }
+
+  /// The situation `call` meets now: `signedIn` at done, `inFlow` during a flow, nil otherwise.
+  private func currentSituation(_ call: ClientCall) -> ClientCall.Situation? {
+    guard let simulator, let step = simulator.step else { return nil }
+    switch model.steps[step].kind {
+    case .signedIn: return call.signedIn
+    case .challenge: return call.inFlow
+    default: return nil
+    }
+  }
+
+  /// `signOut`: what the model says for the situation; signed out already, it only reports so.
+  private mutating func signOutCall(_ signOut: ClientCall) -> CallRecord {
+    if let situation = currentSituation(signOut) { return apply(situation, call: "signOut", response: "") }
+    let signedIn = simulator?.step.map { model.steps[$0].kind == .signedIn } ?? false
+    if signedIn { simulator = nil }
+    let record = CallRecord(
+      call: "signOut", response: "", kind: .signedOut, stepID: nil, step: nil, error: nil, reason: nil)
+    records.append(record)
+    return record
+  }
+
+  /// Applies a client call's situation: its effect on the flow, then what it reports.
+  private mutating func apply(_ situation: ClientCall.Situation, call: String, response: String) -> CallRecord {
+    if situation.effect != .keep { simulator = nil }
+    let stepID = simulator?.stepID
+    let stepName = simulator?.step.map { platformName($0) } ?? nil
+    let record: CallRecord
+    switch situation.report(on: platform) {
+    case .error(let name)?:
+      record = CallRecord(
+        call: call, response: response, kind: .error, stepID: stepID, step: stepName, error: name, reason: nil)
+    case .signedOut?, nil:
+      record = CallRecord(
+        call: call, response: response, kind: .signedOut, stepID: stepID, step: stepName, error: nil, reason: nil)
+    }
+    records.append(record)
+    return record
+  }
+
+  /// The `platforms:` entry for this platform of the innermost rule the last response followed.
+  private func platformForm() -> PlatformOutcome.Form? {
+    guard let simulator else { return nil }
+    return simulator.lastRuleLines.reversed().lazy.compactMap { self.rulesByLine[$0]?.platformOutcomes.form(on: self.platform) }
+      .first
+  }
+
+  /// `record` as the platform reports it: the flow is where the rule left it.
+  private func reported(_ form: PlatformOutcome.Form, instead record: CallRecord) -> CallRecord {
+    let onStep = simulator?.step.flatMap { model.steps[$0].isTerminal ? nil : platformName($0) }
+    switch form {
+    case .error(let name):
+      return CallRecord(
+        call: record.call, response: record.response, kind: .error, stepID: record.stepID, step: onStep,
+        error: name, reason: record.reason)
+    case .signedOut:
+      return CallRecord(
+        call: record.call, response: record.response, kind: .signedOut, stepID: record.stepID, step: onStep,
+        error: nil, reason: record.reason)
+    }
   }
 
   /// Whether the next plain `RESPONSE` answers `signIn`.

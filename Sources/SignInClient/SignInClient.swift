@@ -352,6 +352,7 @@ public actor SignInClient {
       switch type {
       case "CodeMismatchException": return .codeMismatch
       case "ExpiredCodeException": return .codeExpired
+      case "EnableSoftwareTokenMFAException": return .softwareTokenMFANotEnabled
       case "InvalidPasswordException": return .invalidPassword
       case "InvalidParameterException": return .invalidParameter(m)
       case "NotAuthorizedException": return .notAuthorized(m.isEmpty ? "Incorrect username or password" : m)

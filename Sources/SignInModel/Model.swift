@@ -45,6 +45,11 @@ public final class SignInModel: Sendable {
   public let lintAcknowledgements: [LintAcknowledgement]
   /// Lines of responses, options and routes, for warnings that name file:line.
   public let declarationLines: DeclarationLines
+  /// What a new `signIn` or a `signOut` does outside the step's own answer (`clientCalls:`).
+  public let clientCalls: [ClientCall]
+
+  /// The client call named `name` (`signIn`, `signOut`), if the model describes it.
+  public func clientCall(named name: String) -> ClientCall? { clientCalls.first { $0.name == name } }
   /// The properties the model states (`properties:`), in file order.
   public let properties: [ModelProperty]
 
@@ -74,7 +79,8 @@ public final class SignInModel: Sendable {
     formatVersion: Int = ModelFormat.current, notes: [SourceNote] = [], factors: [FactorAvailability] = [],
     preferences: [Preference] = [], failedAttempts: FailedAttempts? = nil,
     definitions: [Definition] = [], lintAcknowledgements: [LintAcknowledgement] = [],
-    declarationLines: DeclarationLines = DeclarationLines(), properties: [ModelProperty] = []
+    declarationLines: DeclarationLines = DeclarationLines(), clientCalls: [ClientCall] = [],
+    properties: [ModelProperty] = []
   ) {
     self.name = name
     self.generation = generation
@@ -101,6 +107,7 @@ public final class SignInModel: Sendable {
     self.definitions = definitions
     self.lintAcknowledgements = lintAcknowledgements
     self.declarationLines = declarationLines
+    self.clientCalls = clientCalls
     self.properties = properties
   }
 }
@@ -312,14 +319,19 @@ public final class Rule: Sendable {
   /// The define-auth-challenge trigger failed authentication in this transition.
   public let failsAuthentication: Bool
   public let line: Int
+  /// What platforms report instead of `outcome` (`platforms:`); the flow goes where `outcome` says.
+  public let platformOutcomes: [PlatformOutcome]
 
-  public init(guardExpr: Expr, guardText: String, effects: [(variable: Int, value: Expr)], outcome: Outcome, failsAuthentication: Bool, line: Int) {
+  public init(guardExpr: Expr, guardText: String, effects: [(variable: Int, value: Expr)], outcome: Outcome, failsAuthentication: Bool, line: Int,
+    platformOutcomes: [PlatformOutcome] = []
+  ) {
     self.guardExpr = guardExpr
     self.guardText = guardText
     self.effects = effects
     self.outcome = outcome
     self.failsAuthentication = failsAuthentication
     self.line = line
+    self.platformOutcomes = platformOutcomes
   }
 }
 

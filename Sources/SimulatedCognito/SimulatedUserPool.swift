@@ -13,6 +13,9 @@ package actor SimulatedUserPool: CognitoBackend {
   package static let username = "user"
   package static let password = "Passw0rd!"
   package static let code = "123456"
+  /// A well-formed code that was already used in its window: ExpiredCodeException at a code
+  /// challenge, a mismatch at TOTP setup (VerifySoftwareToken lists no ExpiredCodeException).
+  package static let usedCode = "111111"
 
   struct Session {
     var challenge: String
@@ -20,6 +23,8 @@ package actor SimulatedUserPool: CognitoBackend {
     var customRound = 0
     var tokenVerified = false
     var offered: [String] = []
+    /// A challenge simulated for a user that does not exist (PreventUserExistenceErrors).
+    var simulated = false
   }
 
   let config: [String: String]
@@ -29,6 +34,7 @@ package actor SimulatedUserPool: CognitoBackend {
   private var unknownPending = false
   private var failures = 0
   private var status: String
+  private var statusChangePending: String?
 
   package init(configuration: [String: String]) {
     config = configuration
@@ -42,6 +48,12 @@ package actor SimulatedUserPool: CognitoBackend {
   package func injectUnknownChallenge() { unknownPending = true }
   /// Every open session expires (time passes).
   package func expireSessions() { sessions.removeAll() }
+  /// The user's status changes before the next challenge answer (an administrator resets the
+  /// password, say): that answer fails with the status's exception and the session ends.
+  package func changeStatus(to status: String) { statusChangePending = status }
+
+  /// Whether a code has Cognito's shape: six digits (botocore SoftwareTokenMFAUserCodeType).
+  static func wellFormed(_ code: String) -> Bool { code.count == 6 && code.allSatisfy { $0.isASCII && $0.isNumber } }
 
   private func flag(_ name: String) -> Bool { config[name] == "true" }
   private func value(_ name: String) -> String { config[name] ?? "" }
@@ -145,7 +157,9 @@ package actor SimulatedUserPool: CognitoBackend {
       return ["SecretCode": .string("JBSWY3DPEHPK3PXP"), "Session": .string(id)]
     case "VerifySoftwareToken":
       guard let id = request["Session"]?.string, var session = sessions[id] else { throw fail("NotAuthorizedException", "Invalid session for the user") }
-      guard request["UserCode"]?.string == Self.code else { throw failedAttempt("CodeMismatchException") }
+      let userCode = request["UserCode"]?.string ?? ""
+      guard Self.wellFormed(userCode) else { throw failedAttempt("InvalidParameterException") }
+      guard userCode == Self.code else { throw failedAttempt("EnableSoftwareTokenMFAException") }
       session.tokenVerified = true
       sessions[id] = nil
       nextSession += 1
@@ -163,6 +177,7 @@ package actor SimulatedUserPool: CognitoBackend {
     let parameters = request["AuthParameters"]?.stringMap ?? [:]
     let flow = request["AuthFlow"]?.string ?? ""
     let passwordRight = parameters["PASSWORD"] == Self.password
+    if config["user.exists"] == "false" { return try unknownUser(flow) }
     switch flow {
     case "USER_PASSWORD_AUTH":
       guard passwordRight else { throw fail("NotAuthorizedException", "Incorrect username or password.") }
@@ -192,6 +207,18 @@ package actor SimulatedUserPool: CognitoBackend {
     }
   }
 
+  /// A username with no user (DG "Managing user existence error responses"): LEGACY answers
+  /// UserNotFoundException; ENABLED the wrong-password error, or for CUSTOM_AUTH a simulated
+  /// challenge no answer passes; USER_AUTH ignores the setting and never names the user.
+  private func unknownUser(_ flow: String) throws(CognitoCallError) -> JSONObject {
+    let prevent = flag("pool.preventUserExistenceErrors")
+    if flow == "CUSTOM_AUTH" && prevent {
+      return challenge("CUSTOM_CHALLENGE", Session(challenge: "CUSTOM_CHALLENGE", customRound: 1, simulated: true))
+    }
+    if prevent || flow == "USER_AUTH" { throw fail("NotAuthorizedException", "Incorrect username or password.") }
+    throw fail("UserNotFoundException", "User does not exist.")
+  }
+
   private func checkStatus() throws(CognitoCallError) {
     if status == "unconfirmed" { throw fail("UserNotConfirmedException", "User is not confirmed.") }
     if status == "resetRequired" { throw fail("PasswordResetRequiredException", "Password reset required for the user") }
@@ -210,11 +237,20 @@ package actor SimulatedUserPool: CognitoBackend {
     let answers = request["ChallengeResponses"]?.stringMap ?? [:]
     let name = request["ChallengeName"]?.string ?? ""
     func consume() { sessions[id] = nil }
+    if let changed = statusChangePending {
+      statusChangePending = nil
+      status = changed
+      sessions.removeAll()
+      try checkStatus()
+    }
     switch name {
     case "SMS_MFA", "SOFTWARE_TOKEN_MFA", "EMAIL_OTP", "SMS_OTP":
       let key = ["SMS_MFA": "SMS_MFA_CODE", "SOFTWARE_TOKEN_MFA": "SOFTWARE_TOKEN_MFA_CODE", "EMAIL_OTP": "EMAIL_OTP_CODE",
                  "SMS_OTP": "SMS_OTP_CODE"][name]!
-      guard answers[key] == Self.code else { throw failedAttempt("CodeMismatchException") }
+      let answer = answers[key] ?? ""
+      guard Self.wellFormed(answer) else { throw failedAttempt("InvalidParameterException") }
+      if answer == Self.usedCode { throw failedAttempt("ExpiredCodeException") }
+      guard answer == Self.code else { throw failedAttempt("CodeMismatchException") }
       consume()
       return tokens
     case "SELECT_MFA_TYPE":
@@ -243,12 +279,14 @@ package actor SimulatedUserPool: CognitoBackend {
     case "CUSTOM_CHALLENGE":
       consume()
       switch answers["ANSWER"] {
+      case "right" where session.simulated: throw fail("NotAuthorizedException", "Incorrect username or password.")
       case "right": return tokens
       case "fail": throw fail("NotAuthorizedException", "Incorrect username or password.")
       default:
         let rounds = Int(value("pool.customRounds")) ?? 1
         if session.customRound < rounds {
-          return challenge("CUSTOM_CHALLENGE", Session(challenge: "CUSTOM_CHALLENGE", customRound: session.customRound + 1))
+          return challenge("CUSTOM_CHALLENGE", Session(
+            challenge: "CUSTOM_CHALLENGE", customRound: session.customRound + 1, simulated: session.simulated))
         }
         throw fail("NotAuthorizedException", "Incorrect username or password.")
       }

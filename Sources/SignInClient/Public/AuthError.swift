@@ -6,7 +6,8 @@ public enum AuthError: Error, Sendable, Equatable, CustomStringConvertible {
   case validation(String)
   /// Wrong code (CodeMismatchException); retry on the same step.
   case codeMismatch
-  /// The code expired (ExpiredCodeException).
+  /// The code expired, or a TOTP code was used twice in its window (ExpiredCodeException);
+  /// retry on the same step with a new code.
   case codeExpired
   /// The new password breaks the pool's policy; retry on the same step.
   case invalidPassword
@@ -16,6 +17,9 @@ public enum AuthError: Error, Sendable, Equatable, CustomStringConvertible {
   /// over and a new `signIn` is needed.
   case notAuthorized(String)
   case userNotFound
+  /// A wrong code at TOTP setup (EnableSoftwareTokenMFAException, as the Swift client's
+  /// `softwareTokenMFANotEnabled`); retry on the same step.
+  case softwareTokenMFANotEnabled
   /// Cognito answered a challenge this client does not know (for example a new one).
   case unknownChallenge(String)
   /// Cognito's answer could not be understood (bad JSON, missing fields).
@@ -37,6 +41,7 @@ public enum AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     case .invalidParameter(let m): return "Cognito rejected a parameter: \(m)"
     case .notAuthorized(let m): return "not authorized: \(m); call signIn to start again"
     case .userNotFound: return "the user does not exist"
+    case .softwareTokenMFANotEnabled: return "the code does not match the new authenticator; enter the code it shows"
     case .unknownChallenge(let name): return "Cognito asked for a challenge this client does not know: \(name); call signIn to start again"
     case .invalidServiceResponse(let m): return "Cognito's response could not be understood: \(m)"
     case .service(let type, let m): return "Cognito error \(type): \(m)"
@@ -48,7 +53,9 @@ public enum AuthError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Whether the flow can go on on the same step after this error.
   public var isRetryable: Bool {
     switch self {
-    case .validation, .codeMismatch, .invalidPassword, .invalidParameter, .network: return true
+    case .validation, .codeMismatch, .codeExpired, .softwareTokenMFANotEnabled, .invalidPassword, .invalidParameter,
+      .network:
+      return true
     default: return false
     }
   }

@@ -38,7 +38,7 @@ extension ModelBuilder {
     }
     return Rule(
       guardExpr: guardExpr, guardText: guardText, effects: effects, outcome: outcome, failsAuthentication: fails,
-      line: line(node))
+      line: line(node), platformOutcomes: platformOutcomes(value(fields, "platforms")))
   }
 
   /// The one outcome of a rule: `goto:` a step or route, `error:` or `restart:`.
