@@ -67,10 +67,12 @@ extension CounterexampleFile {
   /// every configuration for `stepsReachable`, a verdict about all of them).
   /// - Throws: `CounterexampleReadError` when `invariant` names no invariant.
   package func replayModelFinding(on model: SignInModel, path: String) throws(CounterexampleReadError) -> ModelReplay {
-    guard let name = invariant, let property = Invariant(rawValue: name) else {
+    guard let name = invariant, Invariant.all(for: model).contains(Invariant(rawValue: name)) else {
       throw CounterexampleReadError(
-        path: path, field: "invariant", reason: "'\(invariant ?? "")' is not an invariant of signin-spec")
+        path: path, field: "invariant",
+        reason: "'\(invariant ?? "")' is neither a built-in invariant nor a property of this model")
     }
+    let property = Invariant(rawValue: name)
     var simulator: ModelSimulator
     do { simulator = try ModelSimulator(model: model, configuration: fuzzCase.configuration) } catch {
       return .stale(error.description)
