@@ -212,8 +212,7 @@ package actor SimulatedUserPool: CognitoBackend {
     func consume() { sessions[id] = nil }
     switch name {
     case "SMS_MFA", "SOFTWARE_TOKEN_MFA", "EMAIL_OTP", "SMS_OTP":
-      let key = ["SMS_MFA": "SMS_MFA_CODE", "SOFTWARE_TOKEN_MFA": "SOFTWARE_TOKEN_MFA_CODE", "EMAIL_OTP": "EMAIL_OTP_CODE",
-                 "SMS_OTP": "SMS_OTP_CODE"][name]!
+      let key = name + "_CODE"  // SMS_MFA_CODE, SOFTWARE_TOKEN_MFA_CODE, EMAIL_OTP_CODE, SMS_OTP_CODE
       guard answers[key] == Self.code else { throw failedAttempt("CodeMismatchException") }
       consume()
       return tokens

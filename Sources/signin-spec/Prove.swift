@@ -54,9 +54,12 @@ struct Prove: ParsableCommand {
     var violated = false
     var unknown = false
     var internalError = false
+    guard let engine = SymbolicChecker.Engine(rawValue: engine) else {
+      throw ValidationError("unknown engine '\(self.engine)'; use fixpoint or spacer")
+    }
     for model in models {
       let checker = SymbolicChecker(
-        model: model, engine: SymbolicChecker.Engine(rawValue: engine)!, timeoutMilliseconds: UInt32(timeout * 1000),
+        model: model, engine: engine, timeoutMilliseconds: UInt32(timeout * 1000),
         memoryMegabytes: memory)
       let report = checker.prove(invariants: invariants, explain: explain)
       print(ProofTextReport.render(report, platform: platform, explain: explain))
