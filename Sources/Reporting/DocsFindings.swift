@@ -7,7 +7,11 @@ public enum DocsFindings {
   /// The rule of a model note that names a page but matches no finding.
   public static let unmatchedRule = "note-unmatched"
 
-  public static func sarif(_ result: DocsChecker.Result, toolVersion: String) -> SARIFLog {
+  /// `pagePaths` gives the path each page was read from by its file name (findings name the
+  /// page by file name); a page not in it is located by its file name.
+  public static func sarif(
+    _ result: DocsChecker.Result, pagePaths: [String: String] = [:], toolVersion: String
+  ) -> SARIFLog {
     var rules = FindingKind.allCases.map { SARIFLog.Rule(id: $0.rawValue, description: $0.meaning) }
     rules.append(.init(id: unmatchedRule, description: "A model note that names a page but matches no finding."))
     var findings: [SARIFLog.Finding] = result.findings.map { f in
@@ -19,7 +23,8 @@ public enum DocsFindings {
       let platform = f.platform.map { " [\($0)]" } ?? ""
       return .init(
         ruleID: f.kind.rawValue, level: .error, message: "\(f.message)\(platform) (the page: \(f.pageText))",
-        location: .init(file: f.page, line: f.line), related: [related], suppression: suppression)
+        location: .init(file: pagePaths[f.page] ?? f.page, line: f.line), related: [related],
+        suppression: suppression)
     }
     for entry in result.unmatchedNotes {
       let lines = entry.note.pageLines.map { "lines \($0.lowerBound)-\($0.upperBound)" } ?? "no lines"

@@ -51,14 +51,15 @@ struct Docs: ParsableCommand {
     }
     if failed { throw ExitStatus.badModel }
     let result = DocsChecker(models: loaded).check(pages: read)
+    let paths = Dictionary(read.map { ($0.fileName, $0.path) }) { first, _ in first }
     switch format {
     case .text: print(DocsReport.text(result))
     case .json: print(try DocsReport.json(result))
     case .markdown: print(DocsReport.markdown(result))
-    case .sarif: print(try DocsFindings.sarif(result, toolVersion: SignInSpec.version).encoded())
+    case .sarif: print(try DocsFindings.sarif(result, pagePaths: paths, toolVersion: SignInSpec.version).encoded())
     }
     if let sarif {
-      let log = try DocsFindings.sarif(result, toolVersion: SignInSpec.version).encoded()
+      let log = try DocsFindings.sarif(result, pagePaths: paths, toolVersion: SignInSpec.version).encoded()
       do { try SafeFile.write(Data(log.utf8), to: sarif) } catch {
         printError("error: --sarif: \(error.description)")
         throw ExitStatus.usage
