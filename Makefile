@@ -56,9 +56,19 @@ graphs: build graphviz
 format:
 	swift-format format --in-place --parallel --recursive Sources Tests Package.swift
 
-## Fails when a file is not formatted as `make format` would write it.
+## Fails when a file is not formatted as `make format` would write it: formats a copy of the tree
+## and compares. (A formatting check proper: `swift-format lint --strict` also reports naming rules
+## `format` cannot fix, such as SRP's N, B, S of RFC 5054 and Cognito's wire names in enum cases.)
 format-check:
-	swift-format lint --strict --parallel --recursive Sources Tests Package.swift
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	  cp -R Sources Tests Package.swift .swift-format "$$tmp"/ && \
+	  swift-format format --in-place --parallel --recursive "$$tmp/Sources" "$$tmp/Tests" "$$tmp/Package.swift" && \
+	  changed=$$(for f in $$(find Sources Tests -name '*.swift') Package.swift; do \
+	    cmp -s "$$f" "$$tmp/$$f" || echo "$$f"; done) && \
+	  if [ -n "$$changed" ]; then \
+	    echo "$$changed" | sed 's/$$/: not formatted/' >&2; \
+	    echo "error: $$(echo "$$changed" | wc -l) files not formatted; run make format" >&2; exit 1; \
+	  fi
 
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS) --product signin-spec
@@ -70,8 +80,10 @@ verify: build
 	$(BIN) scenarios scenarios
 	$(BIN) docs
 
-## Unit, model and command-line tests (Swift Testing).
-test: deps moto ci-tools lint-ci
+## Unit, model and command-line tests (Swift Testing), after the formatting check
+## (`make test FORMAT_CHECK=` skips it).
+FORMAT_CHECK ?= format-check
+test: deps moto ci-tools lint-ci $(FORMAT_CHECK)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -58,7 +58,9 @@ let package = Package(
     .target(
       name: "Scenarios",
       dependencies: ["SignInModel", "ModelChecking", .product(name: "Yams", package: "Yams")]),
-    .target(name: "Reporting", dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking"]),
+    .target(
+      name: "Reporting",
+      dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking", "Evolution", "DocsConformance"]),
     .target(name: "DocsConformance", dependencies: ["SignInModel", "ModelChecking"]),
     .target(name: "Diagrams", dependencies: ["SignInModel", "ModelChecking"]),
     .executableTarget(

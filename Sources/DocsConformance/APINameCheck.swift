@@ -20,8 +20,7 @@ enum APINameCheck {
       }
     }
     var result: [Finding] = []
-    for key in calls.keys.sorted() {
-      let all = calls[key]!
+    for (_, all) in calls.sorted(by: { $0.key < $1.key }) {
       result += variants(all, by: { $0.method })
       for method in Set(all.map(\.method)).sorted() {
         result += variants(all.filter { $0.method == method && !$0.label.isEmpty }, by: { $0.label })
@@ -34,14 +33,15 @@ enum APINameCheck {
   static func variants(_ calls: [Call], by variant: (Call) -> String) -> [Finding] {
     var pagesByVariant: [String: Set<String>] = [:]
     for call in calls { pagesByVariant[variant(call), default: []].insert(call.page.fileName) }
-    guard pagesByVariant.count > 1 else { return [] }
-    let reference = pagesByVariant.max { a, b in
-      a.value.count != b.value.count ? a.value.count < b.value.count : a.key > b.key
-    }!.key
+    guard pagesByVariant.count > 1,
+      let (reference, referencePages) = pagesByVariant.max(by: { a, b in
+        a.value.count != b.value.count ? a.value.count < b.value.count : a.key > b.key
+      })
+    else { return [] }
     guard let referenceCall = calls.first(where: { variant($0) == reference }) else { return [] }
     var seen = Set<String>()
     var result: [Finding] = []
-    for call in calls where variant(call) != reference && !pagesByVariant[reference]!.contains(call.page.fileName) {
+    for call in calls where variant(call) != reference && !referencePages.contains(call.page.fileName) {
       guard seen.insert("\(call.page.fileName)|\(variant(call))").inserted else { continue }
       let platform = call.fact.platform ?? ""
       result.append(Finding(

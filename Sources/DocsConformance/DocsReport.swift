@@ -45,7 +45,7 @@ public enum DocsReport {
     return lines.joined(separator: "\n")
   }
 
-  public static func json(_ r: DocsChecker.Result) -> String {
+  public static func json(_ r: DocsChecker.Result) throws -> String {
     func finding(_ f: Finding) -> [String: Any] {
       var d: [String: Any] = ["kind": f.kind.rawValue, "page": f.page, "line": f.line, "pageText": f.pageText,
         "modelFile": f.modelFile, "modelLine": f.modelLine, "modelText": f.modelText, "message": f.message]
@@ -59,7 +59,7 @@ public enum DocsReport {
       "new": r.newFindings.map(finding), "acknowledged": r.acknowledged.map(finding),
       "unmatchedNotes": r.unmatchedNotes.map { "\($0.modelFile):\($0.note.line)" },
     ]
-    let data = try! JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
+    let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
     return String(decoding: data, as: UTF8.self)
   }
 }

@@ -1,6 +1,8 @@
 import Foundation
 
-/// Small helpers over NSRegularExpression, with compiled patterns cached.
+/// Small helpers over NSRegularExpression, with compiled patterns cached. Every pattern is a
+/// constant of this module (never text from a page or a model), so one that does not compile is
+/// a programming error.
 enum Regexes {
   nonisolated(unsafe) private static var cache: [String: NSRegularExpression] = [:]
   private static let lock = NSLock()
@@ -9,7 +11,10 @@ enum Regexes {
     lock.lock()
     defer { lock.unlock() }
     if let r = cache[pattern] { return r }
-    let r = try! NSRegularExpression(pattern: pattern)
+    let r: NSRegularExpression
+    do { r = try NSRegularExpression(pattern: pattern) } catch {
+      preconditionFailure("DocsConformance's pattern \(pattern) does not compile: \(error)")
+    }
     cache[pattern] = r
     return r
   }

@@ -139,8 +139,9 @@ public struct ConstraintCounter: Sendable {
     func witness(_ pick: (Count) -> [Int: Int]?) -> [Int: Int]? {
       // Every part's `pick` witness together (parts read disjoint variables).
       var merged = Dictionary(uniqueKeysWithValues: all.map { ($0, firstValue($0)) })
-      if counts.allSatisfy({ pick($0) != nil }) {
-        for c in counts { merged.merge(pick(c)!) { $1 } }
+      let picks = counts.compactMap(pick)
+      if picks.count == counts.count {
+        for p in picks { merged.merge(p) { $1 } }
         return merged
       }
       return nil

@@ -32,20 +32,40 @@ public struct SARIFLog: Sendable {
     }
   }
 
-  /// One result: a rule broken at a location, with an optional code flow.
+  /// Why a finding is acknowledged in the source (SARIF `suppression` of kind `inSource`): the
+  /// reason, and where it is written (a model's `lint:` entry or note).
+  public struct Suppression: Sendable {
+    public let justification: String
+    public let location: Location?
+
+    public init(justification: String, location: Location? = nil) {
+      self.justification = justification
+      self.location = location
+    }
+  }
+
+  /// One result: a rule broken at a location, with an optional code flow, related locations
+  /// (say, the model line a documentation finding compares with) and suppression.
   public struct Finding: Sendable {
     public let ruleID: String
     public let level: Level
     public let message: String
     public let location: Location
     public let codeFlow: [Location]?
+    public let related: [Location]
+    public let suppression: Suppression?
 
-    public init(ruleID: String, level: Level, message: String, location: Location, codeFlow: [Location]? = nil) {
+    public init(
+      ruleID: String, level: Level, message: String, location: Location, codeFlow: [Location]? = nil,
+      related: [Location] = [], suppression: Suppression? = nil
+    ) {
       self.ruleID = ruleID
       self.level = level
       self.message = message
       self.location = location
       self.codeFlow = codeFlow
+      self.related = related
+      self.suppression = suppression
     }
   }
 
@@ -76,6 +96,16 @@ public struct SARIFLog: Sendable {
         "locations": [Self.location(finding.location)],
       ]
       if let index = ruleIndex[finding.ruleID] { result["ruleIndex"] = index }
+      if !finding.related.isEmpty {
+        result["relatedLocations"] = finding.related.enumerated().map { i, location in
+          Self.location(location).merging(["id": i + 1]) { old, _ in old }
+        }
+      }
+      if let suppression = finding.suppression {
+        var object: [String: Any] = ["kind": "inSource", "justification": suppression.justification]
+        if let location = suppression.location { object["location"] = Self.location(location) }
+        result["suppressions"] = [object]
+      }
       if let flow = finding.codeFlow, !flow.isEmpty {
         result["codeFlows"] = [[
           "threadFlows": [["locations": flow.map { ["location": Self.location($0)] }]]

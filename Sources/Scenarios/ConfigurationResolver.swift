@@ -30,7 +30,12 @@ struct ConfigurationResolver {
         "no value for " + list.joined(separator: ", ") + ": the model gives no default; set it with --set NAME=VALUE")
     }
     var valuation = [Int](repeating: 0, count: model.variables.count)
-    for i in model.configurationIndices { valuation[i] = values[i] ?? model.variables[i].defaultValue! }
+    for i in model.configurationIndices {
+      guard let value = values[i] ?? model.variables[i].defaultValue else {
+        preconditionFailure("variable \(model.variables[i].name) has a value: missing ones were reported above")
+      }
+      valuation[i] = value
+    }
     for c in model.constraints where (try? c.expr.holds(valuation)) != true {
       throw SimulationError(
         "the configuration breaks the constraint '\(c.text)' (\(model.file):\(c.line))")

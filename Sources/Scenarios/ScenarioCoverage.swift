@@ -20,9 +20,8 @@ public struct ScenarioCoverage {
       if byModel[r.scenario.model.name] == nil { order.append(r.scenario.model.name) }
       byModel[r.scenario.model.name, default: []].append(r)
     }
-    lines = order.map { name in
-      let group = byModel[name]!
-      let model = group[0].scenario.model
+    lines = order.compactMap { name in
+      guard let group = byModel[name], let model = group.first?.scenario.model else { return nil }
       let reached = Set(group.flatMap { $0.observed.compactMap { $0?.stepID } })
       let all = model.steps.dropFirst().map(\.id)
       let platforms = Set(group.map(\.scenario.platform))

@@ -57,11 +57,12 @@ public struct SimulationSession: Sendable {
     var response = text
     var entry: String?
     if let colon = text.firstIndex(of: ":") {
-      entry = String(text[..<colon])
+      let name = String(text[..<colon])
+      entry = name
       response = String(text[text.index(after: colon)...])
-      guard entryNames.contains(entry!) else {
+      guard entryNames.contains(name) else {
         throw SimulationError(
-          "unknown entry point '\(entry!)' in '\(text)'\(Self.hint(entry!, entryNames)); the model's entry points: "
+          "unknown entry point '\(name)' in '\(text)'\(Self.hint(name, entryNames)); the model's entry points: "
             + entryNames.joined(separator: ", "))
       }
     }
@@ -77,11 +78,15 @@ public struct SimulationSession: Sendable {
     if entry != nil && entry != "confirmSignIn" || flowIsOver {
       simulator = try startFlow()
     }
-    let before = simulator!.step!
+    guard var running = simulator, let before = running.step else {
+      preconditionFailure("a flow is in progress: one was started unless the last call left it mid-way")
+    }
     let outcome: TraceOutcome
     do {
-      outcome = try simulator!.respond(response)
+      outcome = try running.respond(response)
+      simulator = running
     } catch {
+      simulator = running
       throw describe(error, response: response, at: before)
     }
     var record = self.record(outcome, call: before == 0 ? "signIn" : "confirmSignIn", response: response)
@@ -158,7 +163,7 @@ public struct SimulationSession: Sendable {
   }
 
   /// The model id of the step the next call answers.
-  public var currentStepID: String { flowIsOver ? model.steps[0].id : simulator!.stepID! }
+  public var currentStepID: String { simulator.flatMap { flowIsOver ? nil : $0.stepID } ?? model.steps[0].id }
 
   private func startFlow() throws(SimulationError) -> ModelSimulator {
     do {
@@ -182,10 +187,16 @@ public struct SimulationSession: Sendable {
     }
   }
 
+  /// The index of a step the simulator named (it names only the model's steps).
+  private func stepIndex(_ id: String) -> Int {
+    guard let s = model.stepIndex(named: id) else { preconditionFailure("the simulator named no step of the model: \(id)") }
+    return s
+  }
+
   private func record(_ outcome: TraceOutcome, call: String, response: String) -> CallRecord {
     switch outcome {
     case .error(let name, let stays):
-      let s = model.stepIndex(named: stays)!
+      let s = stepIndex(stays)
       return CallRecord(
         call: call, response: response, kind: .error, stepID: stays, step: platformName(s), error: name, reason: nil)
     case .restart(let reason):
@@ -193,7 +204,7 @@ public struct SimulationSession: Sendable {
         call: call, response: response, kind: .restart, stepID: nil, step: nil, error: Self.exceptionName(reason),
         reason: reason)
     case .step(let id):
-      let s = model.stepIndex(named: id)!
+      let s = stepIndex(id)
       if case .error(let thrown)? = model.steps[s].names.first(where: { $0.platform == platform })?.form {
         return CallRecord(
           call: call, response: response, kind: .error, stepID: id, step: nil, error: thrown, reason: nil)

@@ -245,8 +245,7 @@ package actor SimulatedUserPool: CognitoBackend {
     }
     switch name {
     case "SMS_MFA", "SOFTWARE_TOKEN_MFA", "EMAIL_OTP", "SMS_OTP":
-      let key = ["SMS_MFA": "SMS_MFA_CODE", "SOFTWARE_TOKEN_MFA": "SOFTWARE_TOKEN_MFA_CODE", "EMAIL_OTP": "EMAIL_OTP_CODE",
-                 "SMS_OTP": "SMS_OTP_CODE"][name]!
+      let key = name + "_CODE"  // SMS_MFA_CODE, SOFTWARE_TOKEN_MFA_CODE, EMAIL_OTP_CODE, SMS_OTP_CODE
       let answer = answers[key] ?? ""
       guard Self.wellFormed(answer) else { throw failedAttempt("InvalidParameterException") }
       if answer == Self.usedCode { throw failedAttempt("ExpiredCodeException") }

@@ -89,7 +89,10 @@ struct Fuzz: AsyncParsableCommand {
       throw ExitStatus.badModel
     }
     let seed = self.seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
-    let (k, n) = Self.shard(shard)!
+    guard let parts = Self.shard(shard) else {
+      throw ValidationError("--shard takes K/N with 1 <= K <= N <= 1000000, not '\(shard)'")
+    }
+    let (k, n) = parts
     let bugs: Set<DeliberateBug> = DeliberateBug(rawValue: client).map { [$0] } ?? []
     let fuzzer = Fuzzer(executor: CaseExecutor(model: loaded, hooks: DeliberateBug.hooks(for: bugs)))
     let deadline = time.flatMap(Self.seconds).map { DispatchTime.now() + $0 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Evolution
 import Foundation
+import Reporting
+import SafeFiles
 import SignInModel
 
 /// Reports what `verify` cannot see because no invariant is violated.
@@ -9,20 +11,52 @@ struct Lint: ParsableCommand {
     abstract: "Warn about what no invariant catches: values no guard compares, options nothing selects, "
       + "missing platform names, unused or unreachable parts, exclusions that hide dead ends.",
     discussion: """
+      Examples:
+        signin-spec lint models/2026-all-platforms.yaml --strict
+        signin-spec lint --sarif lint.sarif
+
       Exit status: 0 (warnings are printed); 1 with --strict when a warning is not acknowledged in the \
       model's lint: section; 2 a malformed model; 64 bad usage.
       """)
+
+  enum Format: String, ExpressibleByArgument, CaseIterable { case text, sarif }
 
   @OptionGroup var modelOptions: ModelOptions
 
   @Flag(help: "Exit 1 when any warning is not acknowledged in the model's lint: section.")
   var strict = false
 
+  @Option(help: "Output format: text, or sarif (SARIF 2.1.0: each warning at its model line).")
+  var format: Format = .text
+
+  @Option(help: "Also write a SARIF 2.1.0 log (each warning at its model line) to this file.")
+  var sarif: String?
+
+  func validate() throws {
+    try OptionChecks.output(sarif, "--sarif")
+  }
+
   func run() throws {
     var unacknowledged = 0
+    var runs: [(model: SignInModel, warnings: [LintWarning])] = []
     for model in try modelOptions.loadModels() {
       let warnings = Linter(model: model).warnings()
-      unacknowledged += LintOutput.print(model: model, warnings: warnings, showAcknowledged: true)
+      runs.append((model, warnings))
+      if format == .text {
+        unacknowledged += LintOutput.print(model: model, warnings: warnings, showAcknowledged: true)
+      } else {
+        unacknowledged += warnings.filter { $0.acknowledged == nil }.count
+      }
+    }
+    if format == .sarif || sarif != nil {
+      let log = try LintFindings.sarif(runs, toolVersion: SignInSpec.version).encoded()
+      if format == .sarif { print(log) }
+      if let sarif {
+        do { try SafeFile.write(Data(log.utf8), to: sarif) } catch {
+          printError("error: --sarif: \(error.description)")
+          throw ExitStatus.usage
+        }
+      }
     }
     if strict && unacknowledged > 0 { throw ExitStatus.violation }
   }

@@ -66,10 +66,14 @@ struct Prove: ParsableCommand {
     var violated = false
     var unknown = false
     var internalError = false
+    guard let engine = SymbolicChecker.Engine(rawValue: engine) else {
+      throw ValidationError("unknown engine '\(self.engine)'; use fixpoint or spacer")
+    }
     for model in models {
       let invariants = selection[ObjectIdentifier(model)] ?? []
       var checker = SymbolicChecker(
-        model: model, engine: SymbolicChecker.Engine(rawValue: engine)!, timeoutMilliseconds: UInt32(timeout * 1000),
+        model: model, engine: engine,
+        timeoutMilliseconds: UInt32(timeout * 1000),
         memoryMegabytes: memory, resourceLimit: UInt32(rlimit))
       let progress = Z3Progress.terminalLine(model.name)
       if let progress { checker.progress = { @Sendable label in progress.proving(label) } }

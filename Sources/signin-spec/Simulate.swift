@@ -38,8 +38,8 @@ struct Simulate: ParsableCommand {
 
   func run() throws {
     let loaded = try ModelOptions.parse([model]).loadModels()[0]
-    let pairs = settings.map { s -> (name: String, value: String) in
-      let eq = s.firstIndex(of: "=")!
+    let pairs = try settings.map { s -> (name: String, value: String) in
+      guard let eq = s.firstIndex(of: "=") else { throw ValidationError("--set takes NAME=VALUE, not '\(s)'") }
       return (String(s[..<eq]), String(s[s.index(after: eq)...]))
     }
     do {

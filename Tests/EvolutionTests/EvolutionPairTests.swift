@@ -20,6 +20,31 @@ struct EvolutionPairTests {
     Linter(model: model).warnings().filter { $0.acknowledged == nil }.map { "\($0.rule) \($0.target)" }
   }
 
+  /// A diff's behavioural counts, compared in one expectation that shows all four on failure.
+  struct Counts: Equatable {
+    var compared: Double
+    var changed: Double
+    var added: Double
+    var removed: Double
+  }
+
+  func counts(_ d: ModelDiff) -> Counts {
+    Counts(compared: d.compared, changed: d.changedCount, added: d.addedCount, removed: d.removedCount)
+  }
+
+  /// On each platform, the diff restricted to it is breaking with a compatibility finding that
+  /// satisfies `check` (given the platform and the finding).
+  func expectBreaking(
+    _ old: SignInModel, _ new: SignInModel, on platforms: [String],
+    where check: (String, CompatibilityFinding) -> Bool
+  ) {
+    for p in platforms {
+      let d = diff(old, new, [p])
+      #expect(d.isBreaking, "breaking on \(p)")
+      #expect(d.compatibility.contains { check(p, $0) }, "on \(p): \(d.compatibility)")
+    }
+  }
+
   func has(_ d: ModelDiff, _ kind: StructuralChange.Kind, _ category: String, _ name: String) -> Bool {
     d.structural.contains { $0.kind == kind && $0.category == category && $0.name == name }
   }
@@ -57,10 +82,10 @@ struct EvolutionPairTests {
     #expect(has(d, .added, "step", "confirmSignInWithVoiceCode"))
     #expect(has(d, .added, "configurationVariable", "pool.voice"))
     #expect(has(d, .added, "route", "smsOrVoice"))
-    #expect(d.compared == 10_560 && d.changedCount == 0 && d.addedCount == 10_560 && d.removedCount == 0)
+    #expect(counts(d) == Counts(compared: 10_560, changed: 0, added: 10_560, removed: 0))
     #expect(d.isBreaking)
-    for p in ["swift", "js", "android", "flutter"] {
-      #expect(diff(old, new, [p]).compatibility.contains { $0.kind == .unknownStep && $0.step == "confirmSignInWithVoiceCode" })
+    expectBreaking(old, new, on: ["swift", "js", "android", "flutter"]) {
+      $1.kind == .unknownStep && $1.step == "confirmSignInWithVoiceCode"
     }
     #expect(lint(new).isEmpty)
   }
@@ -93,7 +118,7 @@ struct EvolutionPairTests {
     let d = diff(old, new)
     #expect(has(d, .added, "value", "pool.authFlow = emailOTP"))
     #expect(has(d, .added, "step", "confirmSignInWithEmailOTP"))
-    #expect(d.changedCount == 0 && d.addedCount == 2_640 && d.compared == 10_560)
+    #expect(counts(d) == Counts(compared: 10_560, changed: 0, added: 2_640, removed: 0))
     #expect(d.added.first?.reason == "pool.authFlow = emailOTP")
     #expect(d.isBreaking && d.compatibility.allSatisfy { $0.step == "confirmSignInWithEmailOTP" })
     // A real finding of the edit: a forceChangePassword user on emailOTP whose pool requires MFA
@@ -113,7 +138,7 @@ struct EvolutionPairTests {
     ])
     let d = diff(old, new)
     #expect(has(d, .added, "value", "user.status = passwordless"))
-    #expect(d.changedCount == 0 && d.addedCount == 2_640 && d.removedCount == 0)
+    #expect(counts(d) == Counts(compared: 10_560, changed: 0, added: 2_640, removed: 0))
     #expect(!d.isBreaking)
     #expect(lint(new) == ["valueNeverCompared user.status=passwordless"])
   }
@@ -138,10 +163,8 @@ struct EvolutionPairTests {
       """),
     ])
     #expect(!diff(old, new, ["swift"]).isBreaking)
-    for p in ["js", "android", "flutter"] {
-      let d = diff(old, new, [p])
-      #expect(d.isBreaking)
-      #expect(d.compatibility.contains { $0.step == "confirmSignInWithSMSCode2" && $0.stepName == "(no \(p) name)" })
+    expectBreaking(old, new, on: ["js", "android", "flutter"]) {
+      $1.step == "confirmSignInWithSMSCode2" && $1.stepName == "(no \($0) name)"
     }
     #expect(diff(old, new).changedCount > 0)
     #expect(Set(lint(new)) == [
@@ -206,7 +229,7 @@ struct EvolutionPairTests {
     ])
     let d = diff(old, new)
     #expect(d.structural.contains { $0.kind == .renamed && $0.category == "definition" && $0.name == "smsIsActive" })
-    #expect(d.changedCount == 0 && d.addedCount == 0 && d.removedCount == 0 && d.compared == 10_560)
+    #expect(counts(d) == Counts(compared: 10_560, changed: 0, added: 0, removed: 0))
     #expect(!d.isBreaking)
     #expect(DiffTextReport.render(d).contains("no behavioural change"))
   }

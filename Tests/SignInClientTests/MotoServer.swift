@@ -37,17 +37,36 @@ final class MotoServer: @unchecked Sendable {
     var environment = ProcessInfo.processInfo.environment
     environment["MOTO_COGNITO_IDP_USER_POOL_ENABLE_TOTP"] = "true"
     process.environment = environment
+    // moto logs every request on standard error: to a file (a pipe nobody reads would fill up),
+    // whose end goes in the error when the server does not start.
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent("signin-spec-moto-\(UUID().uuidString).log")
+    FileManager.default.createFile(atPath: log.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: log) }
     process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
+    process.standardError = try FileHandle(forWritingTo: log)
     try process.run()
-    // Wait until it answers (at most ~15 s).
+    // Wait until it answers: a condition, polled every 0.1 s, within one overall deadline.
     let probe = HTTPCognitoBackend(endpoint: endpoint, timeout: 1)
-    for _ in 0..<150 {
+    let clock = ContinuousClock()
+    let deadline = clock.now + MotoServer.startLimit
+    while clock.now < deadline && process.isRunning {
       if (try? await probe.send("ListUserPools", ["MaxResults": .number(1)])) != nil { return }
-      try await Task.sleep(nanoseconds: 100_000_000)
+      try await Task.sleep(for: .milliseconds(100))
     }
+    let why = process.isRunning ? "did not answer within \(MotoServer.startLimit)" : "exited (status \(process.terminationStatus))"
     stop()
-    throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "moto_server did not start on port \(port)"])
+    let output = (try? String(contentsOf: log, encoding: .utf8)).map { String($0.suffix(600)) } ?? ""
+    throw StartFailure(
+      description: "moto_server on 127.0.0.1:\(port) \(why); is moto installed (make moto: "
+        + "pip install \"moto[server]\")? Its output ends with: \(output)")
+  }
+
+  /// How long the server may take to answer its first request (it imports all of moto first).
+  static let startLimit = Duration.seconds(60)
+
+  /// The server did not start: why, and the end of its output.
+  struct StartFailure: Error, CustomStringConvertible {
+    let description: String
   }
 
   deinit { stop() }
@@ -75,7 +94,9 @@ final class MotoServer: @unchecked Sendable {
   static func python() throws -> String { try pythonOutput("import sys; print(sys.executable)") }
 
   static func freePort() throws -> Int {
-    Int(try pythonOutput("import socket;s=socket.socket();s.bind(('127.0.0.1',0));print(s.getsockname()[1])")) ?? 0
+    let text = try pythonOutput("import socket;s=socket.socket();s.bind(('127.0.0.1',0));print(s.getsockname()[1])")
+    guard let port = Int(text), port > 0 else { throw StartFailure(description: "no free port from python3: '\(text)'") }
+    return port
   }
 
   var backend: HTTPCognitoBackend { HTTPCognitoBackend(endpoint: endpoint, timeout: 10) }

@@ -189,12 +189,12 @@ extension ModelBuilder {
       doc = value(fields, "doc").flatMap { scalar($0, "doc") } ?? ""
       initialNode = value(fields, "initial")
       defaultNode = value(fields, "default")
-      if domainNode == nil {
-        report(item.keyNode, "variable '\(item.key)' has no domain")
-        return
-      }
     }
-    guard let domain = domain(domainNode!, variable: item.key) else {
+    guard let domainNode else {
+      report(item.keyNode, "variable '\(item.key)' has no domain")
+      return
+    }
+    guard let domain = domain(domainNode, variable: item.key) else {
       poisoned.insert(item.key)
       return
     }

@@ -85,8 +85,7 @@ extension ModelBuilder {
       result.append(StepResponse(response: r, rules: stepRules, inherited: false))
     }
     for (r, defaultRules) in defaults where !result.contains(where: { $0.response == r }) {
-      let name = responseIndex.first { $0.value == r }!.key
-      if without.contains(name) { continue }
+      if let name = responseIndex.first(where: { $0.value == r })?.key, without.contains(name) { continue }
       result.append(StepResponse(response: r, rules: defaultRules, inherited: true))
     }
     return result
