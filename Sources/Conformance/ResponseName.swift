@@ -14,6 +14,11 @@ package enum ResponseName: String, Sendable, CaseIterable {
   /// Faults the harness injects into the pool before the call rather than answers it sends.
   package var isFault: Bool { self == .networkFault || self == .expiredSession }
 
+  /// Answers the client sends to Cognito, which counts them as failed attempts (the pool's
+  /// lockout); the others a failing client refuses locally (ValidationError) and the pool
+  /// never sees, so the generator does not run those up to the limit.
+  package static let countedByPool: Set<ResponseName> = [.wrongCode, .badNewPassword, .wrongPassword]
+
   /// Responses the client cannot give here: SRP (the simulated pool has no SRP server side)
   /// and passkeys (no platform authenticator).
   package static let unsupported: Set<ResponseName> = [.selectPASSWORD_SRP, .selectWEB_AUTHN]

@@ -38,6 +38,19 @@ public struct ModelSimulator: Sendable {
   /// The current step (model index), or nil once the flow restarted.
   public private(set) var step: Int?
   public private(set) var trace: [TraceStep] = []
+  /// The branch the last `respond` took (an index into `system.branches`).
+  public private(set) var lastBranch: Int?
+  /// The exception the last `respond` names: an `error:` outcome's name, or a restart's
+  /// `exception` (nil when the model names none, or the outcome is a step).
+  public var lastException: String? {
+    guard let lastBranch else { return nil }
+    let branch = system.branches[lastBranch]
+    switch branch.outcome {
+    case .error(let name): return name
+    case .restart: return branch.exception
+    default: return nil
+    }
+  }
 
   /// Starts at `signIn` with every configuration variable given by name.
   /// Whether `trace` is kept (the fuzzer's generator turns it off for speed).
@@ -108,6 +121,7 @@ public struct ModelSimulator: Sendable {
           mismatches.first?.place ?? "response '\(response)' at step '\(current.id)'")
       }
       branch = system.branches[only]
+      lastBranch = only
       after = try branch.apply(to: valuation)
     } catch let error as UnassignedVariable {
       throw .missingVariable(model.variables[error.index].name)

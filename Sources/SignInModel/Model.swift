@@ -309,14 +309,34 @@ public final class Rule: Sendable {
   /// The define-auth-challenge trigger failed authentication in this transition.
   public let failsAuthentication: Bool
   public let line: Int
+  /// For a restart: the exception the client reports (`exception:`, or by default the
+  /// reason's leading `Name:`, see `Rule.exception(inReason:)`); nil when neither names one.
+  public let exception: String?
 
-  public init(guardExpr: Expr, guardText: String, effects: [(variable: Int, value: Expr)], outcome: Outcome, failsAuthentication: Bool, line: Int) {
+  public init(
+    guardExpr: Expr, guardText: String, effects: [(variable: Int, value: Expr)], outcome: Outcome,
+    failsAuthentication: Bool, line: Int, exception: String? = nil
+  ) {
     self.guardExpr = guardExpr
     self.guardText = guardText
     self.effects = effects
     self.outcome = outcome
     self.failsAuthentication = failsAuthentication
     self.line = line
+    if case .restart(let reason) = outcome { self.exception = exception ?? Rule.exception(inReason: reason) }
+    else { self.exception = exception }
+  }
+
+  /// The default of `exception:` for a restart: the reason's text before its first `:` when
+  /// that is one name ending in `Exception` or `Error` (`NotAuthorizedException: lockout`,
+  /// `SignInError.invalidServiceResponse: …`), so models written before the field keep
+  /// their meaning.
+  public static func exception(inReason reason: String) -> String? {
+    guard let colon = reason.firstIndex(of: ":") else { return nil }
+    let head = reason[..<colon]
+    let isName = !head.isEmpty && head.allSatisfy { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" }
+    guard isName, let last = head.split(separator: ".").last, last.first?.isLetter == true else { return nil }
+    return head.hasSuffix("Exception") || head.hasSuffix("Error") || head.contains(".") ? String(head) : nil
   }
 }
 

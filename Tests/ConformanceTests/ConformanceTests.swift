@@ -33,3 +33,28 @@ struct ConformanceTests {
     #expect(report.mismatches.isEmpty, "\(report.mismatches.prefix(3).map(Self.describe).joined(separator: "\n"))")
   }
 }
+
+@Suite("What a user sees")
+struct FullObservationTests {
+  @Test("the simulated pool echoes the request in its errors, and the reference client redacts it")
+  func echoRedacted() async throws {
+    let model = try ModelLoader.load(file: "models/2026-all-platforms.yaml")
+    let harness = Harness(model: model)
+    var configuration: [String: String] = [:]
+    for i in model.configurationIndices {
+      let v = model.variables[i]
+      configuration[v.name] = v.domain.render(v.defaultValue ?? v.domain.values[0])
+    }
+    configuration["pool.authFlow"] = "userPassword"
+    var run = try #require(harness.start(configuration))
+    let record = try await harness.perform(Harness.Call(response: "wrongPassword"), on: &run)
+    #expect(record.expectedException == "NotAuthorizedException")
+    #expect(record.disagreement == nil, "\(record.disagreement?.description ?? "")")
+    guard case .threw(let error, _) = record.observation.outcome else {
+      Issue.record("signIn with a wrong password returned a step")
+      return
+    }
+    #expect(error.description.contains("[redacted]"), "the pool echoed the password: \(error)")
+    #expect(!error.description.contains(Harness.wrongPassword))
+  }
+}

@@ -23,7 +23,8 @@ final class ModelBuilder {
     "definitions", "options", "responses", "defaults", "signIn", "steps", "routes", "notes",
     "factors", "preferences", "failedAttempts", "lint",
   ]
-  static let ruleKeys = ["when", "goto", "error", "restart", "set", "verifies", "failAuthentication", "note"]
+  static let ruleKeys = ["when", "goto", "error", "restart", "set", "verifies", "failAuthentication", "note",
+    "exception"]
   static let stepKeys = [
     "summary", "names", "ends", "isSignedIn", "offers", "responses", "inherit", "without", "notes",
   ] + factKeys
