@@ -225,10 +225,12 @@ package struct Fuzzer: Sendable {
   package func shrink(_ fuzzCase: FuzzCase) async -> FuzzCase {
     var best = fuzzCase
     let first = await executor.execute(best)
-    // The same failure: the same root cause (property, step, response class, field).
+    // The same failure: the same property and field (the step and response may change: a
+    // shorter case can show the same wrong value elsewhere).
     func fails(_ c: FuzzCase) async -> Bool {
       let e = await executor.execute(c)
-      return e.valid && e.failed && e.rootCause == first.rootCause
+      return e.valid && e.failed && e.disagreement?.field == first.disagreement?.field
+        && e.disagreement?.property == first.disagreement?.property
     }
     // Cut everything after the failing call.
     if let i = first.failingCall, i + 1 < best.calls.count { best.calls = Array(best.calls.prefix(i + 1)) }
