@@ -19,12 +19,27 @@ package struct FuzzFinding: Sendable {
   package var rawFailures: Int = 1
   /// (property, step, response class, field) of the shrunk failure.
   package var rootCause: String { execution.rootCause ?? "" }
+  /// The root cause of the case before shrinking.
+  package var rawCause: String = ""
 
   /// One finding per root cause: the one from the smallest case index, standing for all
   /// their raw failures. The same for any split of the indices over jobs or shards.
   package static func merged(_ findings: [FuzzFinding]) -> [FuzzFinding] {
-    var byCause: [String: FuzzFinding] = [:]
+    // First one per raw cause (each worker shrinks its own first case of it), then one per
+    // shrunk cause.
+    var byRaw: [String: FuzzFinding] = [:]
     for f in findings {
+      guard var kept = byRaw[f.rawCause] else {
+        byRaw[f.rawCause] = f
+        continue
+      }
+      let total = kept.rawFailures + f.rawFailures
+      if f.index < kept.index { kept = f }
+      kept.rawFailures = total
+      byRaw[f.rawCause] = kept
+    }
+    var byCause: [String: FuzzFinding] = [:]
+    for f in byRaw.values.sorted(by: { $0.index < $1.index }) {
       guard var kept = byCause[f.rootCause] else {
         byCause[f.rootCause] = f
         continue
@@ -336,9 +351,11 @@ package struct Fuzzer: Sendable {
         originalLength: min(raw.fuzzCase.calls.count, (raw.execution.failingCall ?? 0) + 1), secondsToFind: raw.seconds)
       finding.index = raw.index
       finding.rawFailures = rawCounts[key] ?? 1
+      finding.rawCause = key
       findings.append(finding)
     }
-    summary.findings = FuzzFinding.merged(findings)
+    // One per raw cause; `FuzzFinding.merged` makes them one per root cause (after all workers).
+    summary.findings = findings
     summary.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     return summary
   }
