@@ -308,8 +308,23 @@ package struct Fuzzer: Sendable {
         }
       }
     }
+    // Shorter cases that reach the same failing step over any configuration (a breadth-first
+    // walk of the model from each), shortest first, within a budget of client runs.
+    if best.calls.count > 1, let point = FailurePoint(best, await executor.execute(best)) {
+      for candidate in shorterCases(than: best.calls.count, reaching: point, from: best.configuration)
+        .prefix(Self.otherConfigurationBudget)
+      {
+        if await fails(candidate) {
+          best = candidate
+          break
+        }
+      }
+    }
     return best
   }
+
+  /// How many client runs the search over other configurations may make per shrink.
+  static let otherConfigurationBudget = 1_500
 
   // MARK: - Running
 
