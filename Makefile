@@ -78,6 +78,7 @@ test: deps moto ci-tools lint-ci
 ## Benchmarks: both engines on each shipped model, and scaling on synthetic models.
 bench: build
 	$(BIN) bench
+	$(BIN) bench --bugs
 	@for m in models/*.yaml; do \
 	  /usr/bin/time -f "$$m: verify (both engines) %e s wall, %M KiB max RSS" $(BIN) verify "$$m" > /dev/null; \
 	done
