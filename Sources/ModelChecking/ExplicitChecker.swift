@@ -37,10 +37,12 @@ public struct ExplicitChecker: Sendable {
     self.counter = ConstraintCounter(model: model)
   }
 
-  /// Runs the check; `invariants` limits which verdicts are reported.
+  /// Runs the check; `invariants` limits which verdicts are reported (nil: the built-ins and
+  /// the model's own properties, `Invariant.all(for:)`).
   /// - Parameter configuration: check only configurations that agree with this partial
   ///   assignment (`unassigned` = any); nil checks them all.
-  public func check(invariants: [Invariant] = Invariant.allCases, configuration: [Int]? = nil) -> CheckReport {
+  public func check(invariants: [Invariant]? = nil, configuration: [Int]? = nil) -> CheckReport {
+    let invariants = invariants ?? Invariant.all(for: model)
     let start = DispatchTime.now()
     let root = configuration ?? [Int](repeating: unassigned, count: model.configurationIndices.count)
 
@@ -254,6 +256,7 @@ struct Aggregate {
   var witnessedOffer = false
   var witnessedRequiredMFA = false
   var doneReached = false
+  var witnessedProperties: Set<Invariant> = []
 
   init(model: SignInModel) { self.model = model }
 
@@ -272,6 +275,7 @@ struct Aggregate {
     witnessedOffer = witnessedOffer || graph.witnessedOffer
     witnessedRequiredMFA = witnessedRequiredMFA || graph.witnessedRequiredMFA
     doneReached = doneReached || graph.doneReached
+    witnessedProperties.formUnion(graph.witnessedProperties)
     let configuration = graph.assignments(for: leaf.representative)
     for (invariant, c) in graph.violations {
       offer(invariant, Counterexample(
@@ -308,6 +312,7 @@ struct Aggregate {
     witnessedOffer = witnessedOffer || other.witnessedOffer
     witnessedRequiredMFA = witnessedRequiredMFA || other.witnessedRequiredMFA
     doneReached = doneReached || other.doneReached
+    witnessedProperties.formUnion(other.witnessedProperties)
     for (invariant, (counterexample, key)) in other.best { offer(invariant, counterexample, key: key) }
   }
 
@@ -340,7 +345,14 @@ struct Aggregate {
         return InvariantResult(invariant: invariant, verdict: .vacuous(reason: "done is never reached"))
       case .noFactorSkipped where model.mfaRequired != nil && !witnessedRequiredMFA:
         return InvariantResult(invariant: invariant, verdict: .vacuous(reason: "no path to done ever requires MFA"))
-      default: break
+      default:
+        if let property = invariant.property(in: model), property.kind == .reachable,
+          !witnessedProperties.contains(invariant)
+        {
+          return InvariantResult(invariant: invariant, verdict: .violated(Counterexample(
+            invariant: invariant, message: PropertyMessages.unreachable(property), configuration: [], steps: [],
+            loopStartsAt: nil)))
+        }
       }
       return InvariantResult(invariant: invariant, verdict: .holds)
     }

@@ -19,6 +19,8 @@ struct FlowGraph {
     var response: Int
     var outcome: Outcome
     var ruleLines: [Int]
+    /// For each model property k: whether its predicate (slot 2k) and `leadsTo` target (2k+1) hold after it.
+    var marks: [Bool] = []
   }
 
   let system: TransitionSystem
@@ -43,6 +45,10 @@ struct FlowGraph {
   private(set) var witnessedOffer = false
   private(set) var witnessedRequiredMFA = false
   private(set) var doneReached = false
+  /// The `reachable` model properties whose predicate holds somewhere in this graph.
+  private(set) var witnessedProperties: Set<Invariant> = []
+  /// For each model property: its predicate and target at signIn (slots as `Edge.marks`).
+  private var initialMarks: [Bool] = []
   /// True when `explore` stopped at its node or depth bound: the graph is a prefix of the class's.
   private(set) var stoppedEarly = false
 
@@ -75,6 +81,7 @@ struct FlowGraph {
     var violations: [Invariant: Counterexample]
     var stepsReached: Set<Int>
     var flags: (Bool, Bool, Bool, Bool)
+    var witnessedProperties: Set<Invariant>
   }
 
   /// Explores every state reachable from `signIn` under this configuration class,
@@ -95,7 +102,8 @@ struct FlowGraph {
       }
       let snapshot = Snapshot(
         nodeCount: keys.count, edgeCount: edges.count, violations: violations, stepsReached: stepsReached,
-        flags: (witnessedFailAuthentication, witnessedOffer, witnessedRequiredMFA, doneReached))
+        flags: (witnessedFailAuthentication, witnessedOffer, witnessedRequiredMFA, doneReached),
+        witnessedProperties: witnessedProperties)
       do {
         try process(cursor)
       } catch {
@@ -105,6 +113,7 @@ struct FlowGraph {
       cursor += 1
     }
     findCycle()
+    checkLiveness()
   }
 
   private mutating func restore(_ snapshot: Snapshot, processing current: Int) {
@@ -118,6 +127,7 @@ struct FlowGraph {
     violations = snapshot.violations
     stepsReached = snapshot.stepsReached
     (witnessedFailAuthentication, witnessedOffer, witnessedRequiredMFA, doneReached) = snapshot.flags
+    witnessedProperties = snapshot.witnessedProperties
   }
 
   private mutating func process(_ current: Int) throws(UnassignedVariable) {
@@ -125,6 +135,7 @@ struct FlowGraph {
     guard key.step >= 0 else { return }
     let step = model.steps[key.step]
     stepsReached.insert(key.step)
+    if current == 0 { try checkPropertiesAtStart() }
     try checkFacts(atNode: current, step: key.step)
     if step.isSignedIn != (step.kind == .signedIn) {
       record(.isSignedInIffDone, atNode: current,
@@ -198,6 +209,7 @@ struct FlowGraph {
     outEdges[from].append(edge)
 
     try checkFacts(branch, index: index, edge: edge, values: values, after: after)
+    try checkProperties(branch: index, edge: edge, values: values)
     let authFailedBefore = values[model.builtins.authFailed] != 0
     if branch.failsAuthentication { witnessedFailAuthentication = true }
     if authFailedBefore || branch.failsAuthentication, case .step(let s) = branch.outcome {
@@ -420,6 +432,129 @@ extension FlowGraph {
       if try check.condition.holds(values) {
         let message = FactProperties(model: model).explain(check.invariant, branch: branch, before: values, after: after)
         record(check.invariant, atEdge: edge, message)
+      }
+    }
+  }
+}
+
+// MARK: - Model properties
+
+extension FlowGraph {
+  /// Evaluates the model properties at signIn (node 0).
+  fileprivate mutating func checkPropertiesAtStart() throws(UnassignedVariable) {
+    let values = valuation(of: 0)
+    var marks: [Bool] = []
+    for check in system.propertyChecks {
+      let holds = try check.predicate.initial.holds(values)
+      marks.append(holds)
+      marks.append(try check.target?.initial.holds(values) ?? false)
+      switch check.kind {
+      case .always, .never:
+        if !holds { record(check.invariant, atNode: 0, PropertyMessages.safety(check, afterCalls: 0)) }
+      case .reachable:
+        if holds { witnessedProperties.insert(check.invariant) }
+      case .eventually, .leadsTo: break
+      }
+    }
+    initialMarks = marks
+  }
+
+  /// Evaluates the model properties after `edge` (taking branch `branch` from `values`).
+  fileprivate mutating func checkProperties(branch: Int, edge: Int, values: [Int]) throws(UnassignedVariable) {
+    guard !system.propertyChecks.isEmpty else { return }
+    var marks: [Bool] = []
+    for check in system.propertyChecks {
+      let holds = try check.predicate.afterBranch[branch].holds(values)
+      marks.append(holds)
+      marks.append(try check.target?.afterBranch[branch].holds(values) ?? false)
+      switch check.kind {
+      case .always, .never:
+        if !holds && violations[check.invariant] == nil {
+          record(check.invariant, atEdge: edge, PropertyMessages.safety(check, afterCalls: depth[edges[edge].from] + 1))
+        }
+      case .reachable:
+        if holds { witnessedProperties.insert(check.invariant) }
+      case .eventually, .leadsTo: break
+      }
+    }
+    edges[edge].marks = marks
+  }
+
+  /// A node where a path ends: a restart, a terminal step, or a dead end.
+  private func isEnd(_ n: Int) -> Bool {
+    keys[n].step < 0 || model.steps[keys[n].step].isTerminal || outEdges[n].isEmpty
+  }
+
+  /// For mark slot `slot`: the nodes from which every maximal path takes an edge where the
+  /// slot holds (least fixpoint, so a cycle avoiding it is not good).
+  private func everyPathMarks(_ slot: Int) -> [Bool] {
+    var good = [Bool](repeating: false, count: keys.count)
+    var open = [Int](repeating: 0, count: keys.count)
+    var predecessors = [[Int]](repeating: [], count: keys.count)
+    var queue: [Int] = []
+    for n in keys.indices where !isEnd(n) {
+      for e in outEdges[n] where !edges[e].marks[slot] {
+        open[n] += 1
+        predecessors[edges[e].to].append(n)
+      }
+      if open[n] == 0 { good[n] = true; queue.append(n) }
+    }
+    while let n = queue.popLast() {
+      for p in predecessors[n] where !good[p] {
+        open[p] -= 1
+        if open[p] == 0 { good[p] = true; queue.append(p) }
+      }
+    }
+    return good
+  }
+
+  /// From a node that is not good for `slot`, a maximal path avoiding the slot: to an end, or a loop.
+  private func avoidingPath(from start: Int, slot: Int, good: [Bool]) -> (edges: [Int], loopAt: Int?) {
+    var path: [Int] = []
+    var seen: [Int: Int] = [start: 0]
+    var n = start
+    while !isEnd(n) {
+      guard let e = outEdges[n].first(where: { !edges[$0].marks[slot] && !good[edges[$0].to] }) else { break }
+      path.append(e)
+      n = edges[e].to
+      if let first = seen[n] { return (path, first) }
+      seen[n] = path.count
+    }
+    return (path, nil)
+  }
+
+  /// Checks the `eventually` and `leadsTo` model properties on the explored graph.
+  fileprivate mutating func checkLiveness() {
+    guard !keys.isEmpty, !initialMarks.isEmpty else { return }
+    for (k, check) in system.propertyChecks.enumerated() where violations[check.invariant] == nil {
+      switch check.kind {
+      case .eventually:
+        guard !initialMarks[2 * k] else { continue }
+        let good = everyPathMarks(2 * k)
+        guard !good[0] else { continue }
+        let (path, loop) = avoidingPath(from: 0, slot: 2 * k, good: good)
+        violations[check.invariant] = counterexample(
+          check.invariant, PropertyMessages.eventually(check, loops: loop != nil), edges: path, loopStart: loop)
+      case .leadsTo:
+        let good = everyPathMarks(2 * k + 1)
+        var trigger: (prefix: [Int], node: Int)? = nil
+        if initialMarks[2 * k] && !initialMarks[2 * k + 1] && !good[0] { trigger = ([], 0) }
+        if trigger == nil {
+          var best: Int? = nil
+          for n in keys.indices {
+            for e in outEdges[n] where edges[e].marks[2 * k] && !edges[e].marks[2 * k + 1] && !good[edges[e].to] {
+              if best == nil || depth[n] < depth[edges[best!].from] { best = e }
+            }
+          }
+          if let best { trigger = (path(to: edges[best].from) + [best], edges[best].to) }
+        }
+        guard let trigger else { continue }
+        let (rest, loop) = avoidingPath(from: trigger.node, slot: 2 * k + 1, good: good)
+        violations[check.invariant] = counterexample(
+          check.invariant, PropertyMessages.leadsTo(check, afterCalls: trigger.prefix.count, loops: loop != nil),
+          edges: trigger.prefix + rest, loopStart: loop.map { trigger.prefix.count + $0 })
+      default:
+        continue
       }
     }
   }

@@ -88,6 +88,8 @@ public struct TransitionSystem: Sendable {
   public private(set) var stateChecks: [[(invariant: Invariant, condition: Expr)]] = []
   /// Per branch (same index as `branches`), the fact properties taking it breaks, over its pre-state.
   public private(set) var branchChecks: [[(invariant: Invariant, condition: Expr)]] = []
+  /// The model's own properties (`properties:`), compiled (`PropertyChecks.swift`).
+  public private(set) var propertyChecks: [PropertyCheck] = []
 
   public init(model: SignInModel) {
     self.model = model
@@ -112,6 +114,7 @@ public struct TransitionSystem: Sendable {
     branchChecks = branches.map { b in
       ordered.compactMap { i in facts.branchCondition(i, branch: b).map { (invariant: i, condition: $0) } }
     }
+    propertyChecks = compileProperties()
   }
 
   private mutating func flatten(

@@ -99,7 +99,7 @@ package struct ModelMutator: Sendable {
       contentHash: model.contentHash, platforms: model.platforms, sources: model.sources, variables: variables,
       constraints: model.constraints, canSignIn: model.canSignIn, mfaRequired: model.mfaRequired,
       optionSets: model.optionSets, responses: model.responses, steps: steps, routes: routes, builtins: model.builtins,
-      configurationCount: model.configurationCount)
+      configurationCount: model.configurationCount, properties: model.properties)
     return (mutated, change)
   }
 

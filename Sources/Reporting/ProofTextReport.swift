@@ -8,7 +8,7 @@ public enum ProofTextReport {
   public static func render(_ report: ProofReport, platform: String? = nil, explain: Bool = false) -> String {
     var lines = ["\(report.model.name) (\(report.model.file), generation \(report.model.generation))"]
     let renderer = TraceRenderer(model: report.model, platform: platform)
-    let width = (Invariant.allCases.map(\.rawValue.count).max() ?? 0) + 2
+    let width = ((Invariant.allCases + report.results.map(\.invariant)).map(\.rawValue.count).max() ?? 0) + 2
     for result in report.results {
       let name = result.invariant.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
       let time = String(format: "%.2f s", result.seconds)

@@ -50,7 +50,7 @@ public enum TextReport {
       + "\(formatCount(s.configurations)) configurations, \(s.states.formatted()) states, "
       + "\(s.transitions.formatted()) transitions in \(String(format: "%.2f", s.seconds)) s")
     let renderer = TraceRenderer(model: model, platform: platform)
-    let nameWidth = (Invariant.allCases.map(\.rawValue.count).max() ?? 0) + 2
+    let nameWidth = ((Invariant.allCases + report.results.map(\.invariant)).map(\.rawValue.count).max() ?? 0) + 2
     if let proof {
       lines.append("  Z3 (\(proof.results.first.map { $0.method.hasPrefix("Spacer") ? "Spacer" : "backward fixpoint" } ?? "-")): "
         + "\(proof.results.count) invariants in \(String(format: "%.2f", proof.seconds)) s")
@@ -64,12 +64,12 @@ public enum TextReport {
       let z3 = proof?.results.first(where: { $0.invariant == result.invariant }).map { "  [\(EngineAgreement.summary($0.verdict))]" } ?? ""
       switch result.verdict {
       case .holds:
-        lines.append("  holds     \(name)\(result.invariant.meaning)\(z3)")
+        lines.append("  holds     \(name)\(result.invariant.meaning(in: model))\(z3)")
       case .vacuous(let reason):
-        lines.append("  VACUOUS   \(name)\(result.invariant.meaning)\(z3)")
+        lines.append("  VACUOUS   \(name)\(result.invariant.meaning(in: model))\(z3)")
         lines.append("            only because \(reason)")
       case .violated(let counterexample):
-        lines.append("  VIOLATED  \(name)\(result.invariant.meaning)\(z3)")
+        lines.append("  VIOLATED  \(name)\(result.invariant.meaning(in: model))\(z3)")
         lines.append("            \(counterexample.message)")
         if !counterexample.configuration.isEmpty {
           for line in renderer.configurationLines(counterexample.configuration) { lines.append("            \(line)") }

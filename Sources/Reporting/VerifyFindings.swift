@@ -7,7 +7,13 @@ public enum VerifyFindings {
   /// One finding per invariant that does not hold, at the model line of the rule that broke
   /// it (the last call's rule), with the counterexample's calls as a code flow.
   public static func sarif(_ reports: [CheckReport], toolVersion: String, platform: String? = nil) -> SARIFLog {
-    let rules = Invariant.allCases.map { SARIFLog.Rule(id: $0.rawValue, description: $0.meaning) }
+    var rules = Invariant.allCases.map { SARIFLog.Rule(id: $0.rawValue, description: $0.meaning) }
+    for report in reports {
+      for property in report.model.properties where !rules.contains(where: { $0.id == property.name }) {
+        let invariant = Invariant(rawValue: property.name)
+        rules.append(SARIFLog.Rule(id: property.name, description: invariant.meaning(in: report.model)))
+      }
+    }
     var findings: [SARIFLog.Finding] = []
     for report in reports {
       let model = report.model

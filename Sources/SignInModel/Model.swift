@@ -45,6 +45,8 @@ public final class SignInModel: Sendable {
   public let lintAcknowledgements: [LintAcknowledgement]
   /// Lines of responses, options and routes, for warnings that name file:line.
   public let declarationLines: DeclarationLines
+  /// The properties the model states (`properties:`), in file order.
+  public let properties: [ModelProperty]
 
   public var configurationIndices: Range<Int> { 0..<configurationCount }
   public var flowIndices: Range<Int> { configurationIndices.upperBound..<variables.count }
@@ -72,7 +74,7 @@ public final class SignInModel: Sendable {
     formatVersion: Int = ModelFormat.current, notes: [SourceNote] = [], factors: [FactorAvailability] = [],
     preferences: [Preference] = [], failedAttempts: FailedAttempts? = nil,
     definitions: [Definition] = [], lintAcknowledgements: [LintAcknowledgement] = [],
-    declarationLines: DeclarationLines = DeclarationLines()
+    declarationLines: DeclarationLines = DeclarationLines(), properties: [ModelProperty] = []
   ) {
     self.name = name
     self.generation = generation
@@ -99,6 +101,7 @@ public final class SignInModel: Sendable {
     self.definitions = definitions
     self.lintAcknowledgements = lintAcknowledgements
     self.declarationLines = declarationLines
+    self.properties = properties
   }
 }
 

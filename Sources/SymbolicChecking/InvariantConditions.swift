@@ -77,6 +77,8 @@ struct InvariantConditions {
           (b.step, context.and([enabled(b, state), encoding.boolTerm(check.condition, state)]))
         }
       }
+    default:
+      return []  // a model property: `PropertyProofs.swift`
     }
   }
 

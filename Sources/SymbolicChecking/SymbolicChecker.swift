@@ -70,7 +70,9 @@ public struct SymbolicChecker: Sendable {
     z3SetGlobalParameter("memory_max_size", String(memoryMegabytes))
   }
 
-  public func prove(invariants: [Invariant] = Invariant.allCases, explain: Bool = false) -> ProofReport {
+  /// Proves `invariants` (nil: the built-ins and the model's own properties, `Invariant.all(for:)`).
+  public func prove(invariants: [Invariant]? = nil, explain: Bool = false) -> ProofReport {
+    let invariants = invariants ?? Invariant.all(for: model)
     let start = DispatchTime.now()
     let checker = self
     let results = onLargeStack { invariants.map { checker.prove($0, explain: explain) } }
@@ -95,6 +97,12 @@ public struct SymbolicChecker: Sendable {
   private func decide(_ invariant: Invariant, explain: Bool) throws(Z3Error) -> (ProofVerdict, String, String?) {
     if try !constraintsSatisfiable() {
       return (.vacuous(reason: "no configuration satisfies the constraints"), "Z3 (SMT)", nil)
+    }
+    if !invariant.isBuiltin {
+      guard let check = TransitionSystem(model: model).propertyChecks.first(where: { $0.invariant == invariant }) else {
+        return (.failed(reason: "the model states no property '\(invariant.rawValue)'"), "Z3", nil)
+      }
+      return try decideProperty(check)
     }
     if engine == .fixpoint { return try decideByFixpoint(invariant, explain: explain) }
     switch invariant {
@@ -253,7 +261,7 @@ public struct SymbolicChecker: Sendable {
 
   /// Runs the explicit engine on the configuration Z3 found; only a violation it confirms
   /// is reported, with its shortest trace. Anything else means the engines disagree.
-  private func replay(_ invariant: Invariant, _ configuration: [Int]) -> ProofVerdict {
+  func replay(_ invariant: Invariant, _ configuration: [Int]) -> ProofVerdict {
     let report = ExplicitChecker(model: model, jobs: 1).check(invariants: [invariant], configuration: configuration)
     if case .violated(let counterexample)? = report.results.first?.verdict { return .violated(counterexample) }
     let values = model.configurationIndices.map { "\(model.variables[$0].name) = \(model.variables[$0].domain.render(configuration[$0]))" }

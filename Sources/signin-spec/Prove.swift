@@ -21,6 +21,11 @@ struct Prove: ParsableCommand {
   @Option(name: .customLong("invariant"), help: "Prove only this invariant (repeatable).")
   var invariantNames: [String] = []
 
+  @Option(
+    name: .customLong("property"),
+    help: "Prove only this property: a built-in invariant or one the model states (repeatable).")
+  var propertyNames: [String] = []
+
   @Option(help: "Proof engine: fixpoint (backward least fixpoints) or spacer (Horn clauses).")
   var engine: String = SymbolicChecker.Engine.fixpoint.rawValue
 
@@ -37,10 +42,6 @@ struct Prove: ParsableCommand {
   var platform: String?
 
   func validate() throws {
-    for name in invariantNames where Invariant(rawValue: name) == nil {
-      let suggestion = Suggestions.closest(to: name, among: Invariant.allCases.map(\.rawValue))
-      throw ValidationError("unknown invariant '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
-    }
     try OptionChecks.range(timeout, 1...OptionChecks.maxSeconds, "--timeout", unit: " seconds")
     try OptionChecks.range(memory, 64...1_048_576, "--memory", unit: " MB")
     if SymbolicChecker.Engine(rawValue: engine) == nil {
@@ -50,11 +51,13 @@ struct Prove: ParsableCommand {
 
   func run() throws {
     let models = try modelOptions.loadModels()
-    let invariants = invariantNames.isEmpty ? Invariant.allCases : invariantNames.compactMap(Invariant.init(rawValue:))
+    let selection = try PropertySelection.resolve(
+      invariantNames: invariantNames, propertyNames: propertyNames, models: models)
     var violated = false
     var unknown = false
     var internalError = false
     for model in models {
+      let invariants = selection[ObjectIdentifier(model)] ?? []
       let checker = SymbolicChecker(
         model: model, engine: SymbolicChecker.Engine(rawValue: engine)!, timeoutMilliseconds: UInt32(timeout * 1000),
         memoryMegabytes: memory)

@@ -28,6 +28,11 @@ struct Verify: ParsableCommand {
   @Option(name: .customLong("invariant"), help: "Check only this invariant (repeatable).")
   var invariantNames: [String] = []
 
+  @Option(
+    name: .customLong("property"),
+    help: "Check only this property: a built-in invariant or one the model states (repeatable).")
+  var propertyNames: [String] = []
+
   @Option(help: "Output format: text, json, sarif (SARIF 2.1.0) or markdown (for $GITHUB_STEP_SUMMARY).")
   var format: Format = .text
 
@@ -62,10 +67,6 @@ struct Verify: ParsableCommand {
   var maxDepth: Int = 10_000
 
   func validate() throws {
-    for name in invariantNames where Invariant(rawValue: name) == nil {
-      let suggestion = Suggestions.closest(to: name, among: Invariant.allCases.map(\.rawValue))
-      throw ValidationError("unknown invariant '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
-    }
     try OptionChecks.range(jobs, 1...OptionChecks.maxJobs, "--jobs")
     try OptionChecks.range(timeout, 1...OptionChecks.maxSeconds, "--timeout", unit: " seconds")
     try OptionChecks.range(maxStates, 1...Int.max, "--max-states")
@@ -101,7 +102,8 @@ struct Verify: ParsableCommand {
       }
     }
     if lintWarnings > 0 && format == .text { print() }
-    let invariants = invariantNames.isEmpty ? Invariant.allCases : invariantNames.compactMap(Invariant.init(rawValue:))
+    let selection = try PropertySelection.resolve(
+      invariantNames: invariantNames, propertyNames: propertyNames, models: models)
     var reports: [CheckReport] = []
     var proofs: [ProofReport] = []
     var disagreement = false
@@ -117,6 +119,7 @@ struct Verify: ParsableCommand {
       }
     }
     for model in models {
+      let invariants = selection[ObjectIdentifier(model)] ?? []
       var checker = ExplicitChecker(model: model, jobs: jobs)
       checker.limits = ExplicitLimits(
         maxStates: maxStates, maxConfigurationClasses: maxConfigurations, maxDepth: maxDepth)

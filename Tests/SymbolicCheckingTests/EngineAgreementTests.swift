@@ -76,7 +76,7 @@ struct EngineAgreementTests {
     ("TOTP setup never offered", models[0], "    - when: \"pool.totp\"\n      goto: continueSignInWithTOTPSetup",
      "    - when: \"pool.totp\"\n      restart: \"no setup\"", .stepsReachable),
     ("SMS-only MFA setup counted as able to sign in", models[0], "&& !smsOnlySetupDeadEnd\"", "\"", .doneReachable),
-  ]
+  ] + FactPropertyTests.broken + PropertyAgreementTests.broken.map { ($0.0, $0.1, $0.2, $0.3, $0.4) }
 
   @Test("on each hand-written broken model, Z3 reports the broken invariant with a replayed counterexample, and the engines agree",
         arguments: handWritten.indices)

@@ -21,7 +21,7 @@ final class ModelBuilder {
   static let topLevelKeys = [
     "format", "model", "generation", "summary", "sources", "platforms", "configuration", "flow", "constraints",
     "definitions", "options", "responses", "defaults", "signIn", "steps", "routes", "notes",
-    "factors", "preferences", "failedAttempts", "lint",
+    "factors", "preferences", "failedAttempts", "lint", "properties",
   ]
   static let ruleKeys = ["when", "goto", "error", "restart", "set", "verifies", "failAuthentication", "note",
     "exception"]
@@ -87,6 +87,7 @@ final class ModelBuilder {
     modelNotes = notes(value(top, "notes"))
     readFacts(top)
     let lint = readLintSection(top)
+    let properties = readProperties(top, builtinNames: ModelProperty.builtinNames)
 
     guard diagnostics.isEmpty, let builtins else { return nil }
     return SignInModel(
@@ -96,7 +97,7 @@ final class ModelBuilder {
       routes: routes, builtins: builtins, configurationCount: variables.filter { $0.scope == .configuration }.count,
       formatVersion: header.formatVersion, notes: modelNotes, factors: factorAvailability, preferences: preferences,
       failedAttempts: failedAttempts, definitions: lint.definitions, lintAcknowledgements: lint.acknowledgements,
-      declarationLines: lint.lines)
+      declarationLines: lint.lines, properties: properties)
   }
 }
 

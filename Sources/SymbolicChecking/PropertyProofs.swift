@@ -1,0 +1,172 @@
+import ModelChecking
+import SignInModel
+import Z3Kit
+
+/// The model's own properties (`properties:`) on the backward fixpoint, whichever `engine`
+/// is chosen: `always`/`never` as the reachability of a state breaking the predicate (the
+/// complement is the inductive invariant), `reachable` as the reachability of one satisfying
+/// it, `eventually` as the least fixpoint of "every path takes a transition into the
+/// predicate" (the technique of `terminates`: a dead end, an end or a cycle avoiding it is
+/// not in the set), and `leadsTo` as the reachability of a transition into `from` but not
+/// `to` whose target is outside that fixpoint for `to`. Conditions come from
+/// `TransitionSystem.propertyChecks`, the same the explicit search evaluates.
+extension SymbolicChecker {
+  func decideProperty(_ check: PropertyCheck) throws(Z3Error) -> (ProofVerdict, String, String?) {
+    let f = try BackwardFixpoint(model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
+    let proofs = PropertyFixpoint(fixpoint: f)
+    let method = "backward fixpoint (Z3)"
+    func unknown(_ reason: String) -> (ProofVerdict, String, String?) {
+      (.unknown(reason: describe(reason)), method, nil)
+    }
+    switch check.kind {
+    case .always, .never:
+      switch try f.canReach(proofs.cases(check.predicate, holding: false)) {
+      case .proven(let n, _): return (.proven, "\(method), \(n) iterations", nil)
+      case .violated(let configuration): return (replay(check.invariant, configuration), method, nil)
+      case .unknown(let reason): return unknown(reason)
+      }
+    case .reachable:
+      switch try f.canReach(proofs.cases(check.predicate, holding: true)) {
+      case .violated: return (.proven, "\(method): a path reaches it", nil)
+      case .unknown(let reason): return unknown(reason)
+      case .proven(let n, _):
+        return (.violated(Counterexample(
+          invariant: check.invariant, message: PropertyMessages.unreachable(check.property), configuration: [],
+          steps: [], loopStartsAt: nil)), "\(method), \(n) iterations", nil)
+      }
+    case .eventually:
+      guard case .sets(let good, let n) = try proofs.everyPathReaches(check.predicate) else {
+        return unknown("no fixpoint for 'every path reaches'")
+      }
+      let start = f.context.or([f.encoding.boolTerm(check.predicate.initial, f.state), proofs.atStart(good[0])])
+      switch try proofs.startConfiguration(where: f.context.not(start)) {
+      case .none: return (.proven, "\(method), \(n) iterations", nil)
+      case .some(.some(let configuration)): return (replay(check.invariant, configuration), method, nil)
+      case .some(.none): return unknown("unknown")
+      }
+    case .leadsTo:
+      guard let target = check.target, case .sets(let good, _) = try proofs.everyPathReaches(target) else {
+        return unknown("no fixpoint for 'every path reaches'")
+      }
+      let c = f.context
+      var cases: [InvariantConditions.Case] = [(0, c.and([
+        proofs.initialFlow, f.encoding.boolTerm(check.predicate.initial, f.state),
+        c.not(f.encoding.boolTerm(target.initial, f.state)), c.not(good[0]),
+      ]))]
+      for (b, branch) in f.encoding.system.branches.enumerated() {
+        let reaches = branch.target.map { proofs.after(good[$0], branch) } ?? c.bool(false)
+        cases.append((branch.step, c.and([
+          f.conditions.enabled(branch, f.state), f.encoding.boolTerm(check.predicate.afterBranch[b], f.state),
+          c.not(f.encoding.boolTerm(target.afterBranch[b], f.state)), c.not(reaches),
+        ])))
+      }
+      switch try f.canReach(cases) {
+      case .proven(let n, _): return (.proven, "\(method), \(n) iterations", nil)
+      case .violated(let configuration): return (replay(check.invariant, configuration), method, nil)
+      case .unknown(let reason): return unknown(reason)
+      }
+    }
+  }
+}
+
+/// The fixpoint pieces the model properties need beyond `BackwardFixpoint`'s.
+struct PropertyFixpoint {
+  enum Sets {
+    case sets([Z3Term], iterations: Int)
+    case unknown(String)
+  }
+
+  let fixpoint: BackwardFixpoint
+  var context: Z3Context { fixpoint.context }
+  var model: SignInModel { fixpoint.model }
+  private var flowConstants: [Z3Term] { model.flowIndices.map { fixpoint.state[$0]! } }
+
+  /// The flow at its initial values.
+  var initialFlow: Z3Term {
+    context.and(model.flowIndices.map { context.equal(fixpoint.state[$0]!, context.int(model.variables[$0].initial)) })
+  }
+
+  /// `formula` (over the state at the branch's target) after `branch`, over its pre-state.
+  func after(_ formula: Z3Term, _ branch: TransitionSystem.Branch) -> Z3Term {
+    let post = fixpoint.encoding.postFlow(branch, fixpoint.state)
+    return context.substitute(formula, flowConstants, model.flowIndices.map { post[$0]! })
+  }
+
+  /// `formula` at signIn's initial flow.
+  func atStart(_ formula: Z3Term) -> Z3Term {
+    context.substitute(
+      formula, flowConstants, model.flowIndices.map { context.int(model.variables[$0].initial) })
+  }
+
+  /// The places where `condition` holds (or does not): at signIn and after every enabled branch.
+  func cases(_ condition: PropertyCondition, holding: Bool) -> [InvariantConditions.Case] {
+    func term(_ e: Expr) -> Z3Term {
+      let t = fixpoint.encoding.boolTerm(e, fixpoint.state)
+      return holding ? t : context.not(t)
+    }
+    var result: [InvariantConditions.Case] = [(0, context.and([initialFlow, term(condition.initial)]))]
+    for (b, branch) in fixpoint.encoding.system.branches.enumerated() {
+      result.append((branch.step, context.and([fixpoint.conditions.enabled(branch, fixpoint.state), term(condition.afterBranch[b])])))
+    }
+    return result
+  }
+
+  /// Per step, the states from which every maximal path takes a transition after which
+  /// `condition` holds: the least fixpoint, so a path that ends (done, a restart, a dead
+  /// end) or cycles without it is outside.
+  func everyPathReaches(_ condition: PropertyCondition) throws(Z3Error) -> Sets {
+    let encoding = fixpoint.encoding
+    let state = fixpoint.state
+    let solver = try Z3Solver(context)
+    solver.assert(context.and(model.variables.indices.map { encoding.inDomain($0, state[$0]!) }))
+    solver.assert(encoding.validConfiguration(state))
+    var current = model.steps.map { _ in context.bool(false) }
+    let byStep = Dictionary(grouping: encoding.system.branches.indices) { encoding.system.branches[$0].step }
+    for iteration in 1...fixpoint.maxIterations {
+      let next = model.steps.indices.map { s -> Z3Term in
+        if model.steps[s].isTerminal { return context.bool(false) }
+        let indices = byStep[s] ?? []
+        let some = context.or(indices.map { fixpoint.conditions.enabled(encoding.system.branches[$0], state) })
+        let every = indices.map { b -> Z3Term in
+          let branch = encoding.system.branches[b]
+          var ways = [
+            context.not(fixpoint.conditions.enabled(branch, state)),
+            encoding.boolTerm(condition.afterBranch[b], state),
+          ]
+          if let target = branch.target { ways.append(after(current[target], branch)) }
+          return context.or(ways)
+        }
+        return context.simplify(context.and([some] + every))
+      }
+      solver.push()
+      solver.assert(context.or(model.steps.indices.map { context.and([next[$0], context.not(current[$0])]) }))
+      let grew = try solver.check()
+      solver.pop()
+      current = next
+      switch grew {
+      case .satisfiable: continue
+      case .unknown(let reason): return .unknown(reason)
+      case .unsatisfiable: return .sets(current, iterations: iteration)
+      }
+    }
+    return .unknown("no fixpoint after \(fixpoint.maxIterations) iterations")
+  }
+
+  /// A valid configuration where `condition` (over the configuration) holds: nil when none,
+  /// `.some(nil)` when Z3 gives no answer.
+  func startConfiguration(where condition: Z3Term) throws(Z3Error) -> [Int]?? {
+    let solver = try Z3Solver(context)
+    let state = fixpoint.state
+    solver.assert(context.and(model.variables.indices.map { fixpoint.encoding.inDomain($0, state[$0]!) }))
+    solver.assert(fixpoint.encoding.validConfiguration(state))
+    solver.assert(condition)
+    switch try solver.check() {
+    case .unsatisfiable: return .none
+    case .unknown: return .some(nil)
+    case .satisfiable:
+      return .some(model.configurationIndices.map {
+        solver.integerValue(of: state[$0]!) ?? model.variables[$0].domain.values[0]
+      })
+    }
+  }
+}
