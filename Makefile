@@ -95,6 +95,7 @@ bench: build
 	  /usr/bin/time -a -o .build/prove.times -f "%e" $(BIN) prove > /dev/null || exit 1; done; \
 	  echo "prove (3 shipped models, every property, process included): median of 5 runs" \
 	    "$$(sort -n .build/prove.times | sed -n 3p) s wall (goal: under 1 s); runs: $$(tr '\n' ' ' < .build/prove.times)"
+	$(BIN) bench --bugs
 	@for m in models/*.yaml; do \
 	  /usr/bin/time -f "$$m: verify (both engines) %e s wall, %M KiB max RSS" $(BIN) verify "$$m" > /dev/null; \
 	done

@@ -38,7 +38,7 @@ let package = Package(
     // The in-process user pool (the fuzzer's server); it knows the wire, not the client.
     .target(name: "SimulatedCognito", dependencies: ["CognitoWire"]),
     // Deliberately broken clients, through the client's hooks: for `--client` and the tests.
-    .target(name: "ClientBugs", dependencies: ["SignInClient"]),
+    .target(name: "ClientBugs", dependencies: ["SignInClient", "CognitoWire"]),
     .target(
       name: "Conformance",
       dependencies: ["SignInClient", "CognitoWire", "SimulatedCognito", "SignInModel", "ModelChecking"]),

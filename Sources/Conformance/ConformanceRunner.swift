@@ -63,16 +63,19 @@ package struct ConformanceRunner: Sendable {
   }
 
   /// `count` valid configurations drawn with `seed`.
-  package func sampleConfigurations(count: Int, seed: UInt64) -> [[String: String]] {
+  /// `fixed` pins variables as in `allConfigurations(fixed:)`.
+  package func sampleConfigurations(count: Int, seed: UInt64, fixed: [String: String] = [:]) -> [[String: String]] {
     var rng = SplitMix64(seed: seed)
     var result: [[String: String]] = []
     var attempts = 0
+    let choices = model.configurationIndices.map { i -> [Int] in
+      let variable = model.variables[i]
+      return variable.domain.values.filter { v in fixed[variable.name].map { $0 == variable.domain.render(v) } ?? true }
+    }
+    guard !choices.contains(where: \.isEmpty) else { return [] }
     while result.count < count && attempts < count * 1000 {
       attempts += 1
-      let values = model.configurationIndices.map { i -> Int in
-        let domain = model.variables[i].domain.values
-        return domain[Int(rng.next() % UInt64(domain.count))]
-      }
+      let values = choices.map { domain -> Int in domain[Int(rng.next() % UInt64(domain.count))] }
       if model.constraints.allSatisfy({ (try? $0.expr.holds(values)) == true }) {
         let d = dictionary(values)
         if covers(d) { result.append(d) }

@@ -3,7 +3,7 @@ import SignInClient
 
 /// How a client's call differed from what the model expects: the one verdict reason that
 /// conformance runs, the fuzzer, counterexample files and replays share. Reporters render
-/// it with `description`; nothing matches on the text.
+/// it with `description`; nothing matches on the text (`field` names the root cause).
 package enum Disagreement: Sendable, Equatable, CustomStringConvertible {
   /// The client returned a step other than the one the model goes to.
   case wrongStep(returned: String, expected: String)
@@ -19,6 +19,49 @@ package enum Disagreement: Sendable, Equatable, CustomStringConvertible {
   case returnedInstead(String, expected: TraceOutcome)
   /// The client threw where the model expects a step.
   case threwInstead(AuthError, expected: TraceOutcome)
+  /// The error's type is not the one the model names.
+  case wrongErrorType(AuthError, expected: String)
+  /// A value the step carries (its `field`) differs from what the server sent.
+  case wrongDetail(field: DetailField, shown: String, expected: String)
+  /// `isSignedIn` differs from the model's step.
+  case wrongSignedIn(shown: Bool, expected: Bool)
+  /// A secret the user typed or the server issued appears in what the client shows.
+  case secretShown(SecretKind, place: String)
+
+  /// A value a step carries, as a user reads it.
+  package enum DetailField: String, Sendable, Equatable {
+    case deliveryMedium = "codeDeliveryDetails.medium"
+    case deliveryDestination = "codeDeliveryDetails.destination"
+    case challengeParameters = "additionalInfo"
+    case sharedSecret = "totpSetupDetails.sharedSecret"
+    case setupUsername = "totpSetupDetails.username"
+  }
+
+  /// What kind of secret was shown.
+  package enum SecretKind: String, Sendable, Equatable, CaseIterable {
+    case password, code, session, totpSecret, token
+  }
+
+  /// The property the call broke and the field it is about: the root cause findings are
+  /// deduplicated by (with the step and the response class).
+  package var field: String {
+    switch self {
+    case .wrongStep: return "step"
+    case .wrongOffers: return "offers"
+    case .flowEndedOnRetryableError, .wrongStepAfterError, .flowContinued: return "flow"
+    case .returnedInstead, .threwInstead: return "outcome"
+    case .wrongErrorType: return "errorType"
+    case .wrongDetail(let field, _, _): return field.rawValue
+    case .wrongSignedIn: return "isSignedIn"
+    case .secretShown(let kind, _): return "secret.\(kind.rawValue)"
+    }
+  }
+
+  /// The property: conformance to the model, or secret hygiene.
+  package var property: String {
+    if case .secretShown = self { return "secrets: nothing secret in any error or description" }
+    return "conformance: every call does what the model says"
+  }
 
   package var description: String {
     switch self {
@@ -32,6 +75,13 @@ package enum Disagreement: Sendable, Equatable, CustomStringConvertible {
       return "threw \(error) but stays on \(stays); the model expects the flow to end"
     case .returnedInstead(let step, let expected): return "returned \(step); the model expects \(expected)"
     case .threwInstead(let error, let expected): return "threw \(error); the model expects \(expected)"
+    case .wrongErrorType(let error, let expected):
+      return "threw \(ErrorType.name(of: error)) (\(error)); the model names \(expected)"
+    case .wrongDetail(let field, let shown, let expected):
+      return "shows \(field.rawValue) \(shown); the server sent \(expected)"
+    case .wrongSignedIn(let shown, let expected):
+      return "isSignedIn is \(shown); the model's step says \(expected)"
+    case .secretShown(let kind, let place): return "shows a \(kind.rawValue) in \(place)"
     }
   }
 }

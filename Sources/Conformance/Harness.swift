@@ -31,11 +31,37 @@ package struct Harness: Sendable {
   package struct Call: Sendable, Equatable {
     package var response: String
     package var unknownChallenge: Bool
+    /// The API call: nil for the one the flow implies (`signIn` at the start and after the
+    /// flow ended, after `signOut` when signed in; `confirmSignIn` on a challenge);
+    /// `.signIn` mid-flow; `.confirmSignIn` with no flow (refused: `InvalidStateError`).
+    package var function: Function?
+    /// For `networkFault`: which backend request of the call fails (0: the first).
+    package var faultRequest: Int
+    /// For `networkFault`: how it fails.
+    package var fault: SimulatedFault
 
-    package init(response: String, unknownChallenge: Bool = false) {
+    package init(
+      response: String, unknownChallenge: Bool = false, function: Function? = nil, faultRequest: Int = 0,
+      fault: SimulatedFault = .transport
+    ) {
       self.response = response
       self.unknownChallenge = unknownChallenge
+      self.function = function
+      self.faultRequest = faultRequest
+      self.fault = fault
     }
+  }
+
+  /// The client API a call uses.
+  package enum Function: String, Sendable, Codable, Equatable {
+    case signIn, confirmSignIn
+  }
+
+  /// Why a call could not be made: the model refuses it (a response the step does not
+  /// accept), or its fault was never reached (the call made fewer backend requests).
+  package enum Refusal: Error, Sendable, Equatable {
+    case model(ModelSimulator.Failure)
+    case faultNotReached(request: Int)
   }
 
   /// One client session on one simulated pool, with the model's state beside it.
@@ -44,11 +70,16 @@ package struct Harness: Sendable {
     package fileprivate(set) var oracle: ModelSimulator
     let pool: SimulatedUserPool
     let client: SignInClient
+    /// Whether the model's flow is over (a restart or a terminal step).
+    package var flowEnded: Bool {
+      guard let step = oracle.step else { return true }
+      return oracle.model.steps[step].isTerminal
+    }
   }
 
   /// What one call did.
   package struct Record: Sendable {
-    /// "signIn" or "confirmSignIn".
+    /// "signIn" or "confirmSignIn" (after "signOut, " when the client signed out first).
     package let function: String
     package let call: Call
     package let stepBefore: String
@@ -56,6 +87,8 @@ package struct Harness: Sendable {
     package let modelOutcome: TraceOutcome
     /// What the client should do: `modelOutcome`, or the end of the flow after an unknown challenge.
     package let expected: TraceOutcome
+    /// The exception the model names for `expected` (nil: a step, or none named).
+    package let expectedException: String?
     package let observation: Observation
     /// nil when the client did what the model expects.
     package let disagreement: Disagreement?
@@ -90,27 +123,56 @@ package struct Harness: Sendable {
     return Run(configuration: configuration, oracle: oracle, pool: pool, client: client)
   }
 
-  /// Makes one call on both the model and the client and compares them.
-  /// - Throws: the model's refusal (a response the step does not accept, a flow that ended).
-  package func perform(_ call: Call, on run: inout Run) async throws(ModelSimulator.Failure) -> Record {
-    guard let stepIndex = run.oracle.step else { throw .flowEnded("restart") }
+  /// The model's state for a `signIn` while a flow is in progress or after it ended: the
+  /// entry-point semantics `ModelSimulator` gives (today a new flow from the configuration).
+  func newFlow(_ run: Run) throws(Refusal) -> ModelSimulator {
+    do {
+      return try ModelSimulator(
+        system: system, configuration: run.configuration, recordsTrace: run.oracle.recordsTrace)
+    } catch { throw .model(error) }
+  }
+
+  /// Makes one call on both the model and the client and compares what a user sees.
+  /// - Throws: the model's refusal (a response the step does not accept, a `confirmSignIn`
+  ///   with no flow after `done`), or a fault the call never reached.
+  package func perform(_ call: Call, on run: inout Run) async throws(Refusal) -> Record {
+    if call.function == .confirmSignIn && run.flowEnded { return try await confirmWithoutFlow(call, on: &run) }
+    var function = ""
+    if run.flowEnded || (call.function == .signIn && run.oracle.step != 0) {
+      if await run.client.isSignedIn || run.oracle.step.map({ model.steps[$0].kind == .signedIn }) == true {
+        await run.client.signOut()
+        function = "signOut, "
+        if await run.client.isSignedIn {
+          return Record(
+            function: "signOut", call: call, stepBefore: run.oracle.stepID ?? "ended", modelOutcome: .restart("signOut"),
+            expected: .restart("signOut"), expectedException: nil,
+            observation: Observation(.returned(.done), isSignedIn: true),
+            disagreement: .wrongSignedIn(shown: true, expected: false))
+        }
+      }
+      run.oracle = try newFlow(run)
+    }
+    guard let stepIndex = run.oracle.step else { throw .model(.flowEnded("restart")) }
     let step = model.steps[stepIndex]
     let offeredBefore = run.oracle.offered
-    let modelOutcome = try run.oracle.respond(call.response)
+    let modelOutcome: TraceOutcome
+    do { modelOutcome = try run.oracle.respond(call.response) } catch { throw .model(error) }
     var expected = modelOutcome
+    var expectedException = run.oracle.lastException
     if call.unknownChallenge, case .step = expected {
       // Out of the model: the server answers with a challenge nobody knows yet. The flow
       // must end (a typed error, signed out), so a new signIn works.
       expected = .restart("unknown challenge FUTURE_CHALLENGE_2027")
+      expectedException = ErrorType.name(of: .unknownChallenge(""))
       await run.pool.injectUnknownChallenge()
     }
     let response = ResponseName(rawValue: call.response)
-    if response == .networkFault { await run.pool.injectNetworkFault() }
+    if response == .networkFault { await run.pool.injectFault(call.fault, onRequest: call.faultRequest) }
     if response == .expiredSession { await run.pool.expireSessions() }
     if response == .statusResetRequired { await run.pool.changeStatus(to: "resetRequired") }
     if response == .statusUnconfirmed { await run.pool.changeStatus(to: "unconfirmed") }
     let text = answer(call.response, step: step.id, offered: offeredBefore)
-    let observation: Observation
+    let outcome: Observation.Outcome
     do {
       let result: AuthSignInResult
       if step.kind == .entry {
@@ -121,15 +183,39 @@ package struct Harness: Sendable {
       } else {
         result = try await run.client.confirmSignIn(challengeResponse: text)
       }
-      observation = .returned(result.nextStep)
+      outcome = .returned(result.nextStep)
     } catch {
-      observation = .threw(error, now: await run.client.currentStep)
+      outcome = .threw(error, now: await run.client.currentStep)
     }
-    let offeredAfter = call.unknownChallenge ? [] : run.oracle.offered
+    if response == .networkFault, !(await run.pool.faultFired) { throw .faultNotReached(request: call.faultRequest) }
+    let observation = Observation(outcome, isSignedIn: await run.client.isSignedIn)
+    let expectation = Expectation(
+      outcome: expected, exception: expectedException, offered: call.unknownChallenge ? [] : run.oracle.offered,
+      sent: await SentValues(run.pool))
     return Record(
-      function: step.kind == .entry ? "signIn" : "confirmSignIn", call: call, stepBefore: step.id,
-      modelOutcome: modelOutcome, expected: expected, observation: observation,
-      disagreement: compare(expected, observation, offered: offeredAfter))
+      function: function + (step.kind == .entry ? "signIn" : "confirmSignIn"), call: call, stepBefore: step.id,
+      modelOutcome: modelOutcome, expected: expected, expectedException: expectedException, observation: observation,
+      disagreement: compare(expectation, observation))
+  }
+
+  /// `confirmSignIn` when no flow is in progress: refused with `InvalidStateError`, still
+  /// signed out, and the model's state unchanged.
+  private func confirmWithoutFlow(_ call: Call, on run: inout Run) async throws(Refusal) -> Record {
+    if let step = run.oracle.step, model.steps[step].kind == .signedIn { throw .model(.flowEnded("done")) }
+    let outcome: Observation.Outcome
+    do {
+      outcome = .returned(try await run.client.confirmSignIn(challengeResponse: SimulatedUserPool.code).nextStep)
+    } catch {
+      outcome = .threw(error, now: await run.client.currentStep)
+    }
+    let expected = TraceOutcome.restart("no sign-in in progress")
+    let exception = ErrorType.name(of: .invalidState(""))
+    let observation = Observation(outcome, isSignedIn: await run.client.isSignedIn)
+    let expectation = Expectation(outcome: expected, exception: exception, offered: [], sent: await SentValues(run.pool))
+    return Record(
+      function: "confirmSignIn", call: call, stepBefore: run.oracle.stepID ?? "ended", modelOutcome: expected,
+      expected: expected, expectedException: exception, observation: observation,
+      disagreement: compare(expectation, observation))
   }
 
   /// The step's Swift name, or its model id when the model gives none.
@@ -143,7 +229,7 @@ package struct Harness: Sendable {
   package func answer(_ response: String, step: String, offered: [String]) -> String {
     switch ResponseName(rawValue: response) {
     case .correctCode: return SimulatedUserPool.code
-    case .wrongCode: return "000000"
+    case .wrongCode: return Self.wrongCode
     case .malformedCode: return "12ab"
     case .expiredCode: return SimulatedUserPool.usedCode
     case .selectSMS: return "SMS_MFA"
@@ -155,15 +241,15 @@ package struct Harness: Sendable {
     case .selectEMAIL_OTP: return "EMAIL_OTP"
     case .validEmail: return "user@example.com"
     case .invalidEmail: return "not-an-address"
-    case .goodNewPassword: return "NewPassw0rd!"
+    case .goodNewPassword: return Self.newPassword
     case .badNewPassword: return "short"
     case .correctAnswer: return "right"
     case .wrongAnswer: return "wrong"
     case .failingAnswer: return "fail"
     case .correctPassword: return SimulatedUserPool.password
-    case .wrongPassword: return "wrong-password"
-    case .networkFault, .expiredSession, .statusResetRequired, .statusUnconfirmed, .selectPASSWORD_SRP, .selectWEB_AUTHN,
-      nil:
+    case .wrongPassword: return Self.wrongPassword
+    case .networkFault, .expiredSession, .statusResetRequired, .statusUnconfirmed,
+      .selectPASSWORD_SRP, .selectWEB_AUTHN, nil:
       // A fault: the answer that would otherwise succeed.
       switch step {
       case StepID.mfaSelection:
@@ -176,6 +262,11 @@ package struct Harness: Sendable {
       }
     }
   }
+
+  /// The answers the harness types that are secrets (beside the pool's password and code).
+  package static let wrongPassword = "wrong-Passw0rd"
+  package static let newPassword = "NewPassw0rd!"
+  package static let wrongCode = "000000"
 
   /// The auth flow the client asks for under `configuration`.
   package func flow(_ configuration: [String: String]) -> AuthFlowType {
@@ -201,6 +292,39 @@ package struct Harness: Sendable {
   /// nil when the client did what the model expects; otherwise how it differed.
   /// `offered` is what the model's step offers after the call, for selection steps.
   package func compare(_ expected: TraceOutcome, _ observation: Observation, offered: [String] = []) -> Disagreement? {
+    compare(Expectation(outcome: expected, exception: nil, offered: offered, sent: nil), observation)
+  }
+
+  /// nil when what a user sees is what the model (and the values the server sent) say;
+  /// otherwise the first difference: the outcome, the step's values, `isSignedIn`, the
+  /// error's type, then secrets.
+  package func compare(_ expected: Expectation, _ observation: Observation) -> Disagreement? {
+    if let d = compareOutcome(expected.outcome, observation.outcome, offered: expected.offered) { return d }
+    if case .step(let id) = expected.outcome, case .returned(let step) = observation.outcome, let sent = expected.sent,
+      let d = compareDetails(id, step, sent)
+    {
+      return d
+    }
+    let signedIn: Bool
+    if case .step(let id) = expected.outcome, let i = model.stepIndex(named: id) {
+      signedIn = model.steps[i].kind == .signedIn
+    } else {
+      signedIn = false
+    }
+    if observation.isSignedIn != signedIn { return .wrongSignedIn(shown: observation.isSignedIn, expected: signedIn) }
+    if case .threw(let error, _) = observation.outcome {
+      if let exception = expected.exception, !ErrorType.matches(error, exception) {
+        return .wrongErrorType(error, expected: exception)
+      }
+      if let sent = expected.sent, let kind = sent.secret(in: error.description) {
+        return .secretShown(kind, place: "the error's description")
+      }
+    }
+    return nil
+  }
+
+  /// The step, its offers and whether the flow goes on.
+  func compareOutcome(_ expected: TraceOutcome, _ observation: Observation.Outcome, offered: [String]) -> Disagreement? {
     switch (expected, observation) {
     case (.step(let id), .returned(let step)):
       if step.name != swiftName(id) { return .wrongStep(returned: step.name, expected: swiftName(id)) }
@@ -220,5 +344,54 @@ package struct Harness: Sendable {
     case (_, .threw(let error, _)):
       return .threwInstead(error, expected: expected)
     }
+  }
+
+  /// The values the step carries (the model's `delivery:` and `carries:`) against what
+  /// the server sent.
+  func compareDetails(_ id: String, _ step: AuthSignInStep, _ sent: SentValues) -> Disagreement? {
+    guard let i = model.stepIndex(named: id) else { return nil }
+    let facts = model.steps[i].facts
+    if facts.delivery != nil || facts.carries.contains(.codeDeliveryDetails) {
+      let details: AuthCodeDeliveryDetails?
+      switch step {
+      case .confirmSignInWithSMSMFACode(let d, _), .confirmSignInWithOTP(let d): details = d
+      default: details = nil
+      }
+      let medium = facts.delivery.map { $0 == .sms ? "SMS" : "EMAIL" } ?? sent.parameters["CODE_DELIVERY_DELIVERY_MEDIUM"]
+      if let medium, details?.medium.rawValue != medium {
+        return .wrongDetail(field: .deliveryMedium, shown: details?.medium.rawValue ?? "nothing", expected: medium)
+      }
+      let destination = sent.parameters["CODE_DELIVERY_DESTINATION"] ?? ""
+      if details?.destination != destination {
+        return .wrongDetail(field: .deliveryDestination, shown: details?.destination ?? "nothing", expected: destination)
+      }
+    }
+    if facts.carries.contains(.challengeParameters) {
+      let expected = sent.parameters.filter { !$0.key.hasPrefix("CODE_DELIVERY") && $0.key != "USERNAME" }
+      var shown: [String: String]? = nil
+      if case .confirmSignInWithCustomChallenge(let info) = step { shown = info }
+      if (shown ?? [:]) != expected {
+        return .wrongDetail(
+          field: .challengeParameters, shown: Self.render(shown ?? [:]), expected: Self.render(expected))
+      }
+    }
+    if facts.carries.contains(.sharedSecret) {
+      guard case .continueSignInWithTOTPSetup(let details) = step else {
+        return .wrongDetail(field: .sharedSecret, shown: "nothing", expected: sent.secretCode ?? "a secret")
+      }
+      let base32 = !details.sharedSecret.isEmpty && details.sharedSecret.allSatisfy { "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".contains($0) }
+      if details.sharedSecret != sent.secretCode || !base32 || (try? details.getSetupURI(appName: "App")) == nil {
+        return .wrongDetail(field: .sharedSecret, shown: "a secret of \(details.sharedSecret.count) characters",
+                            expected: "the \(sent.secretCode?.count ?? 0)-character base32 secret the server sent")
+      }
+      if details.username != SimulatedUserPool.username {
+        return .wrongDetail(field: .setupUsername, shown: details.username, expected: SimulatedUserPool.username)
+      }
+    }
+    return nil
+  }
+
+  static func render(_ map: [String: String]) -> String {
+    "[" + map.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "]"
   }
 }

@@ -17,6 +17,11 @@ package enum ResponseName: String, Sendable, CaseIterable {
     [.networkFault, .expiredSession, .statusResetRequired, .statusUnconfirmed].contains(self)
   }
 
+  /// Answers the client sends to Cognito, which counts them as failed attempts (the pool's
+  /// lockout); the others a failing client refuses locally (ValidationError) and the pool
+  /// never sees, so the generator does not run those up to the limit.
+  package static let countedByPool: Set<ResponseName> = [.wrongCode, .badNewPassword, .wrongPassword]
+
   /// Responses the client cannot give here: SRP (the simulated pool has no SRP server side)
   /// and passkeys (no platform authenticator).
   package static let unsupported: Set<ResponseName> = [.selectPASSWORD_SRP, .selectWEB_AUTHN]

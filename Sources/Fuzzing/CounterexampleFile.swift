@@ -73,6 +73,7 @@ package struct CounterexampleFile: Codable, Sendable, Equatable {
     seed = String(finding.seed)
     self.client = client
     message = finding.execution.message ?? ""
+    property = finding.execution.disagreement?.property ?? property
     originalLength = finding.originalLength
     shrunkLength = finding.fuzzCase.calls.count
     fuzzCase = finding.fuzzCase

@@ -2,16 +2,43 @@ import Conformance
 import ModelChecking
 import SignInClient
 import SignInModel
+import SimulatedCognito
 
-/// One call of a fuzz case: the response class given, and whether the server answers it
-/// with a challenge the client cannot know (a future enum value).
+/// One call of a fuzz case: the response class given, whether the server answers it with a
+/// challenge the client cannot know (a future enum value), the API call when it is not the
+/// one the flow implies (see `Harness.Call.function`), and for a network fault which
+/// backend request fails and how. Fields added after version 2 files are optional.
 package struct FuzzCall: Codable, Sendable, Equatable, Hashable {
   package var response: String
   package var unknownChallenge: Bool
+  package var function: Harness.Function?
+  package var faultRequest: Int?
+  package var fault: SimulatedFault?
 
-  package init(response: String, unknownChallenge: Bool = false) {
+  package init(
+    response: String, unknownChallenge: Bool = false, function: Harness.Function? = nil, faultRequest: Int? = nil,
+    fault: SimulatedFault? = nil
+  ) {
     self.response = response
     self.unknownChallenge = unknownChallenge
+    self.function = function
+    self.faultRequest = faultRequest
+    self.fault = fault
+  }
+
+  var harnessCall: Harness.Call {
+    Harness.Call(
+      response: response, unknownChallenge: unknownChallenge, function: function, faultRequest: faultRequest ?? 0,
+      fault: fault ?? .transport)
+  }
+
+  /// The call as a trace shows it: `signIn(correctPassword)`-style suffixes for what is not implied.
+  package var label: String {
+    var text = response
+    if unknownChallenge { text += " + unknown challenge" }
+    if let faultRequest, faultRequest > 0 { text += " on request \(faultRequest + 1)" }
+    if let fault, fault != .transport { text += " (\(fault.rawValue))" }
+    return text
   }
 }
 
@@ -44,6 +71,12 @@ package struct Execution: Sendable {
   package var disagreement: Disagreement?
   /// `disagreement`, rendered.
   package var message: String? { disagreement?.description }
+  /// The root cause: (property, step, response class, field) of the failing call.
+  package var rootCause: String? {
+    guard let failingCall, let disagreement else { return nil }
+    let call = calls[failingCall]
+    return "\(disagreement.property) | \(call.stepBefore) | \(call.response) | \(disagreement.field)"
+  }
   /// False when the calls do not fit the model (a response the step does not accept).
   package var valid = true
   /// Transitions the model took: "step / response -> outcome".
@@ -65,11 +98,11 @@ package struct CaseExecutor: Sendable {
     harness = Harness(model: model, hooks: hooks)
   }
 
-  static func describe(_ outcome: TraceOutcome) -> String {
+  static func describe(_ outcome: TraceOutcome, _ exception: String? = nil) -> String {
     switch outcome {
     case .step(let id): return id
     case .error(let name, _): return "error \(name)"
-    case .restart(let reason): return "restart (\(reason))"
+    case .restart(let reason): return "restart (\(reason))" + (exception.map { ", \($0)" } ?? "")
     case .undetermined(let place): return "undetermined: \(place)"
     }
   }
@@ -81,34 +114,41 @@ package struct CaseExecutor: Sendable {
       return execution
     }
     execution.states.append((run.oracle.valuation, run.oracle.stepID))
+    var unknownEnded = false
     for call in fuzzCase.calls {
-      guard let stepIndex = run.oracle.step, !model.steps[stepIndex].isTerminal else { break }
-      let step = model.steps[stepIndex]
+      // After an unknown challenge the model's step is not the client's: only a new flow goes on.
+      let stepID = run.flowEnded || unknownEnded || call.function == .signIn
+        ? (call.function == .confirmSignIn ? nil : model.steps[0].id) : run.oracle.stepID
       // Calls the generator never makes are not valid cases.
-      guard harness.supports(call.response, at: step.id) else {
+      if unknownEnded && call.function != .signIn {
         execution.valid = false
         return execution
       }
+      if let stepID, !harness.supports(call.response, at: stepID) {
+        execution.valid = false
+        return execution
+      }
+      let harnessCall = call.harnessCall
       let record: Harness.Record
       do {
-        record = try await harness.perform(
-          Harness.Call(response: call.response, unknownChallenge: call.unknownChallenge), on: &run)
+        record = try await harness.perform(harnessCall, on: &run)
       } catch {
         execution.valid = false
         return execution
       }
+      unknownEnded = call.unknownChallenge
       execution.transitions.append(
-        "\(step.id) / \(call.response) -> \(Self.transitionOutcome(record.modelOutcome))")
+        "\(record.stepBefore) / \(call.response) -> \(Self.transitionOutcome(record.modelOutcome))")
       execution.calls.append(ObservedCall(
-        call: record.function, response: call.response + (call.unknownChallenge ? " + unknown challenge" : ""),
-        stepBefore: step.id, expected: Self.describe(record.expected), observed: record.observation.description))
-      execution.states.append((run.oracle.valuation, call.unknownChallenge ? nil : run.oracle.stepID))
+        call: record.function, response: call.label,
+        stepBefore: record.stepBefore, expected: Self.describe(record.expected, record.expectedException),
+        observed: record.observation.description))
+      execution.states.append((run.oracle.valuation, unknownEnded ? nil : run.oracle.stepID))
       if let disagreement = record.disagreement {
         execution.failingCall = execution.calls.count - 1
         execution.disagreement = disagreement
         return execution
       }
-      if call.unknownChallenge, case .restart = record.expected { break }
     }
     return execution
   }

@@ -13,6 +13,44 @@ package struct FuzzFinding: Sendable {
   package let originalLength: Int
   /// Seconds from the start of the run to the first failing case.
   package let secondsToFind: Double
+  /// The index of the case it was shrunk from (the smallest of its root cause).
+  package var index: Int = 0
+  /// How many failing cases of the run this one stands for.
+  package var rawFailures: Int = 1
+  /// (property, step, response class, field) of the shrunk failure.
+  package var rootCause: String { execution.rootCause ?? "" }
+  /// The root cause of the case before shrinking.
+  package var rawCause: String = ""
+
+  /// One finding per root cause: the one from the smallest case index, standing for all
+  /// their raw failures. The same for any split of the indices over jobs or shards.
+  package static func merged(_ findings: [FuzzFinding]) -> [FuzzFinding] {
+    // First one per raw cause (each worker shrinks its own first case of it), then one per
+    // shrunk cause.
+    var byRaw: [String: FuzzFinding] = [:]
+    for f in findings {
+      guard var kept = byRaw[f.rawCause] else {
+        byRaw[f.rawCause] = f
+        continue
+      }
+      let total = kept.rawFailures + f.rawFailures
+      if f.index < kept.index { kept = f }
+      kept.rawFailures = total
+      byRaw[f.rawCause] = kept
+    }
+    var byCause: [String: FuzzFinding] = [:]
+    for f in byRaw.values.sorted(by: { $0.index < $1.index }) {
+      guard var kept = byCause[f.rootCause] else {
+        byCause[f.rootCause] = f
+        continue
+      }
+      let total = kept.rawFailures + f.rawFailures
+      if f.index < kept.index { kept = f }
+      kept.rawFailures = total
+      byCause[f.rootCause] = kept
+    }
+    return byCause.values.sorted { ($0.index, $0.rootCause) < ($1.index, $1.rootCause) }
+  }
 }
 
 /// What one fuzz run did.
@@ -38,8 +76,12 @@ package struct Fuzzer: Sendable {
   package let executor: CaseExecutor
   package let maxLength: Int
   package let maxFailures: Int
+  /// Whether network faults also hit the second backend request of a call. Off by default:
+  /// the reference client fails such cases (a fault on AssociateSoftwareToken after the
+  /// new-password answer leaves it on a step whose session Cognito consumed), an open finding.
+  package var secondRequestFaults = false
 
-  package init(executor: CaseExecutor, maxLength: Int = 10, maxFailures: Int = 3) {
+  package init(executor: CaseExecutor, maxLength: Int = 12, maxFailures: Int = 3) {
     self.executor = executor
     self.maxLength = maxLength
     self.maxFailures = maxFailures
@@ -101,35 +143,70 @@ package struct Fuzzer: Sendable {
     return (0..<count).map { _ in fuzzer.configuration(&rng) }
   }
 
-  /// A case walked through the model, preferring (step, response) pairs run least so far.
-  func generate(_ rng: inout SplitMix64, coverage: [String: Int]) -> FuzzCase {
+  /// Every (step, response) pair the generator can steer toward, in the model's order.
+  var pairs: [(step: Int, response: String)] {
+    model.steps.indices.flatMap { s in
+      model.steps[s].responses.map { (s, model.responses[$0.response].name) }
+        .filter { executor.harness.supports($0.1, at: model.steps[s].id) }
+    }
+  }
+
+  /// A case walked through the model. Steering depends on the case's own random numbers
+  /// only (so any split over jobs and shards runs the same cases): each case favours one
+  /// (step, response) pair drawn from all of them. Sessions go on after restarts and after
+  /// `done` (a new `signIn`, after `signOut`), call `signIn` mid-flow and `confirmSignIn`
+  /// with no flow, run failed attempts up to and one past the limit, and put network faults
+  /// on the first or the second backend request of a call.
+  func generate(_ rng: inout SplitMix64) -> FuzzCase {
     let configuration = self.configuration(&rng)
     var calls: [FuzzCall] = []
     guard
-      var oracle = try? ModelSimulator(
+      let fresh = try? ModelSimulator(
         system: executor.harness.system, configuration: configuration, recordsTrace: false)
     else {
       return FuzzCase(configuration: configuration, calls: [])
     }
+    var oracle = fresh
+    let all = pairs
+    let favoured = all.isEmpty ? nil : all[Int(rng.next() % UInt64(all.count))]
     let length = 1 + Int(rng.next() % UInt64(maxLength))
-    var failures = 0
+    let limit = model.failedAttempts?.limit ?? 5
+    let counter = model.failedAttempts?.counter
+    var localFailures = 0
+    var unknownEnded = false
     for _ in 0..<length {
-      guard let s = oracle.step, !model.steps[s].isTerminal else { break }
-      let step = model.steps[s]
-      var choices = step.responses.map { model.responses[$0.response].name }
-        .filter { executor.harness.supports($0, at: step.id) }
-      // At most `maxFailures` failed attempts: the model's five-failure bound stands for
-      // Cognito's lockout and session clock, which the simulated pool does not reproduce.
-      if failures >= maxFailures {
-        choices = choices.filter { c in
-          var probe = oracle
-          if case .error? = try? probe.respond(c) { return false }
-          return true
+      var function: Harness.Function? = nil
+      let ended = oracle.step.map { model.steps[$0].isTerminal } ?? true
+      if ended || unknownEnded {
+        let signedIn = oracle.step.map { model.steps[$0].kind == .signedIn } ?? false
+        if !signedIn && !unknownEnded && rng.next() % 4 == 0 {
+          calls.append(FuzzCall(response: ResponseName.correctCode.rawValue, function: .confirmSignIn))
+          continue
         }
+        if unknownEnded { function = .signIn }
+        oracle = fresh
+        localFailures = 0
+        unknownEnded = false
+      } else if oracle.step != 0 && rng.next() % 20 == 0 {
+        function = .signIn
+        oracle = fresh
+        localFailures = 0
+      }
+      guard let s = oracle.step else { break }
+      let step = model.steps[s]
+      let atLimit = counter.map { oracle.valuation[$0] == limit - 1 } ?? false
+      let choices = step.responses.map { model.responses[$0.response].name }.filter { c in
+        guard executor.harness.supports(c, at: step.id) else { return false }
+        var probe = oracle
+        guard let outcome = try? probe.respond(c) else { return false }
+        // The limit-th failed attempt ends the flow on the pool only for answers it counts.
+        if case .restart = outcome, atLimit, s != 0, c != ResponseName.expiredSession.rawValue {
+          return localFailures == 0 && ResponseName(rawValue: c).map(ResponseName.countedByPool.contains) == true
+        }
+        return true
       }
       guard !choices.isEmpty else { break }
-      // Coverage guidance: weight each response by how rarely its pair has run.
-      let weights = choices.map { 1.0 / Double(1 + (coverage["\(step.id) / \($0)"] ?? 0)) }
+      let weights = choices.map { c in favoured.map { $0.step == s && $0.response == c } == true ? 8.0 : 1.0 }
       var pick = Double(rng.next() % 1_000_000) / 1_000_000 * weights.reduce(0, +)
       var response = choices[choices.count - 1]
       for (c, w) in zip(choices, weights) {
@@ -137,17 +214,25 @@ package struct Fuzzer: Sendable {
         pick -= w
       }
       guard let outcome = try? oracle.respond(response) else { break }
-      if case .error = outcome { failures += 1 }
+      if case .error = outcome, let name = ResponseName(rawValue: response), !ResponseName.countedByPool.contains(name),
+        name != .networkFault
+      {
+        localFailures += 1
+      }
+      var call = FuzzCall(response: response, function: function)
+      if response == ResponseName.networkFault.rawValue {
+        if rng.next() % 3 == 0 && secondRequestFaults { call.faultRequest = 1 }
+        if rng.next() % 2 == 0 { call.fault = .timeout }
+      }
       // An unknown challenge can only replace an answer Cognito gives to this call.
-      var unknown = false
       if case .step(let id) = outcome, let t = model.stepIndex(named: id),
         model.steps[t].kind == .challenge || model.steps[t].kind == .signedIn,
         !StepID.localSelections.contains(step.id), rng.next() % 25 == 0
       {
-        unknown = true
+        call.unknownChallenge = true
+        unknownEnded = true
       }
-      calls.append(FuzzCall(response: response, unknownChallenge: unknown))
-      if unknown { break }
+      calls.append(call)
     }
     return FuzzCase(configuration: configuration, calls: calls)
   }
@@ -159,10 +244,12 @@ package struct Fuzzer: Sendable {
   package func shrink(_ fuzzCase: FuzzCase) async -> FuzzCase {
     var best = fuzzCase
     let first = await executor.execute(best)
-    // The same failure: the same message at the failing call.
+    // The same failure: the same property and field (the step and response may change: a
+    // shorter case can show the same wrong value elsewhere).
     func fails(_ c: FuzzCase) async -> Bool {
       let e = await executor.execute(c)
-      return e.valid && e.failed && e.message == first.message
+      return e.valid && e.failed && e.disagreement?.field == first.disagreement?.field
+        && e.disagreement?.property == first.disagreement?.property
     }
     // Cut everything after the failing call.
     if let i = first.failingCall, i + 1 < best.calls.count { best.calls = Array(best.calls.prefix(i + 1)) }
@@ -196,18 +283,58 @@ package struct Fuzzer: Sendable {
       }
       if best == before { break }
     }
-    // Simpler responses: drop unknown-challenge faults, then try the step's first response.
+    // Simpler responses: drop unknown-challenge faults and the explicit API calls.
     for i in best.calls.indices where best.calls[i].unknownChallenge {
       var candidate = best
       candidate.calls[i].unknownChallenge = false
       if await fails(candidate) { best = candidate }
     }
+    // Other configurations: each variable to each of its values, with each shorter prefix
+    // of the calls (a configuration may reach the failing step sooner).
+    var improved = true
+    while improved && best.calls.count > 1 {
+      improved = false
+      search: for i in model.configurationIndices {
+        let v = model.variables[i]
+        for value in v.domain.values {
+          let text = v.domain.render(value)
+          guard best.configuration[v.name] != text else { continue }
+          for length in 1..<best.calls.count {
+            var candidate = best
+            candidate.configuration[v.name] = text
+            candidate.calls = Array(candidate.calls.prefix(length))
+            if await fails(candidate) {
+              best = candidate
+              improved = true
+              break search
+            }
+          }
+        }
+      }
+    }
+    // Shorter cases that reach the same failing step over any configuration (a breadth-first
+    // walk of the model from each), shortest first, within a budget of client runs.
+    if best.calls.count > 1, let point = FailurePoint(best, await executor.execute(best)) {
+      for candidate in shorterCases(than: best.calls.count, reaching: point, from: best.configuration)
+        .prefix(Self.otherConfigurationBudget)
+      {
+        if await fails(candidate) {
+          best = candidate
+          break
+        }
+      }
+    }
     return best
   }
+
+  /// How many client runs the search over other configurations may make per shrink.
+  static let otherConfigurationBudget = 1_500
 
   // MARK: - Running
 
   /// Runs cases `index` for every index in `indices` (a shard), until `deadline` if given.
+  /// Findings are one per root cause, each shrunk from the smallest failing index of its raw
+  /// root cause, so any split of the indices gives the same findings after `merged`.
   package func run<Indices: Sequence<Int>>(
     seed: UInt64, indices: Indices, deadline: DispatchTime?, stopAtFirstFailure: Bool = false,
     progress: (@Sendable (Int, Int) -> Void)? = nil
@@ -215,34 +342,39 @@ package struct Fuzzer: Sendable {
     let start = DispatchTime.now()
     var summary = FuzzSummary()
     summary.allTransitions = executor.allTransitions
-    var pairCoverage: [String: Int] = [:]
-    var seenFailures = Set<String>()
+    var firstRaw: [String: (index: Int, fuzzCase: FuzzCase, execution: Execution, seconds: Double)] = [:]
+    var rawCounts: [String: Int] = [:]
     for index in indices {
       if let deadline, DispatchTime.now() >= deadline { break }
-      let caseSeed = Self.caseSeed(seed, index)
-      var rng = SplitMix64(seed: caseSeed)
-      let fuzzCase = generate(&rng, coverage: pairCoverage)
+      var rng = SplitMix64(seed: Self.caseSeed(seed, index))
+      let fuzzCase = generate(&rng)
       let execution = await executor.execute(fuzzCase)
       summary.cases += 1
       summary.calls += execution.calls.count
-      for t in execution.transitions {
-        summary.covered[t, default: 0] += 1
-        let pair = String(t.split(separator: " -> ").first ?? "")
-        pairCoverage[pair, default: 0] += 1
-      }
-      progress?(summary.cases, summary.findings.count)
-      guard execution.valid, execution.failed else { continue }
-      let found = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-      let shrunk = await shrink(fuzzCase)
-      let shrunkExecution = await executor.execute(shrunk)
-      let key = shrunkExecution.message ?? ""
-      if seenFailures.insert(key).inserted {
-        summary.findings.append(FuzzFinding(
-          fuzzCase: shrunk, execution: shrunkExecution, seed: caseSeed,
-          originalLength: min(fuzzCase.calls.count, (execution.failingCall ?? 0) + 1), secondsToFind: found))
+      for t in execution.transitions { summary.covered[t, default: 0] += 1 }
+      progress?(summary.cases, firstRaw.count)
+      guard execution.valid, execution.failed, let key = execution.rootCause else { continue }
+      rawCounts[key, default: 0] += 1
+      if firstRaw[key] == nil {
+        let found = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        firstRaw[key] = (index, fuzzCase, execution, found)
       }
       if stopAtFirstFailure { break }
     }
+    var findings: [FuzzFinding] = []
+    for (key, raw) in firstRaw.sorted(by: { $0.value.index < $1.value.index }) {
+      let shrunk = await shrink(raw.fuzzCase)
+      let shrunkExecution = await executor.execute(shrunk)
+      var finding = FuzzFinding(
+        fuzzCase: shrunk, execution: shrunkExecution, seed: Self.caseSeed(seed, raw.index),
+        originalLength: min(raw.fuzzCase.calls.count, (raw.execution.failingCall ?? 0) + 1), secondsToFind: raw.seconds)
+      finding.index = raw.index
+      finding.rawFailures = rawCounts[key] ?? 1
+      finding.rawCause = key
+      findings.append(finding)
+    }
+    // One per raw cause; `FuzzFinding.merged` makes them one per root cause (after all workers).
+    summary.findings = findings
     summary.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     return summary
   }

@@ -40,6 +40,19 @@ public struct ModelSimulator: Sendable {
   public private(set) var trace: [TraceStep] = []
   /// The model lines of the rules the last response followed (kept with the trace off too).
   public private(set) var lastRuleLines: [Int] = []
+  /// The branch the last `respond` took (an index into `system.branches`).
+  public private(set) var lastBranch: Int?
+  /// The exception the last `respond` names: an `error:` outcome's name, or a restart's
+  /// `exception` (nil when the model names none, or the outcome is a step).
+  public var lastException: String? {
+    guard let lastBranch else { return nil }
+    let branch = system.branches[lastBranch]
+    switch branch.outcome {
+    case .error(let name): return name
+    case .restart: return branch.exception
+    default: return nil
+    }
+  }
 
   /// Starts at `signIn` with every configuration variable given by name.
   /// Whether `trace` is kept (the fuzzer's generator turns it off for speed).
@@ -110,6 +123,7 @@ public struct ModelSimulator: Sendable {
           mismatches.first?.place ?? "response '\(response)' at step '\(current.id)'")
       }
       branch = system.branches[only]
+      lastBranch = only
       after = try branch.apply(to: valuation)
     } catch let error as UnassignedVariable {
       throw .missingVariable(model.variables[error.index].name)

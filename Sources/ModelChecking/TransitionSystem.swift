@@ -21,6 +21,8 @@ public struct TransitionSystem: Sendable {
     public let outcome: Outcome
     public let failsAuthentication: Bool
     public let ruleLines: [Int]
+    /// For a restart: the exception the client reports (the rule's `exception`).
+    public let exception: String?
 
     /// The step the flow is on afterwards, or nil after a restart.
     public var target: Int? {
@@ -147,7 +149,8 @@ public struct TransitionSystem: Sendable {
         branches.append(Branch(
           step: step, response: response, guardExpr: .and(conditions), effects: next,
           orderedEffects: next.sorted { $0.key < $1.key }.map { (variable: $0.key, value: $0.value) },
-          outcome: rule.outcome, failsAuthentication: fails, ruleLines: lines + [rule.line]))
+          outcome: rule.outcome, failsAuthentication: fails, ruleLines: lines + [rule.line],
+          exception: rule.exception))
       }
     }
     return Decision(place: place, alternatives: alternatives)

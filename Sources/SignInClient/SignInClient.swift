@@ -65,7 +65,14 @@ public actor SignInClient {
     return nil
   }
 
-  public var isSignedIn: Bool { if case .signedIn = state { return true } else { return false } }
+  public var isSignedIn: Bool {
+    let reference = if case .signedIn = state { true } else { false }
+    return hooks.reportsSignedIn(reference, currentStep)
+  }
+  /// Retryable failures on a challenge in this flow (read only by `ClientHooks.endsFlowAfterFailures`).
+  private var failuresInFlow = 0
+  /// The last session kept, in this flow or an earlier one (read only by `ClientHooks.keptSession`).
+  private var lastSession: String?
 
   // MARK: - Public API
 
@@ -76,7 +83,9 @@ public actor SignInClient {
       throw .invalidState("There is already a user in signedIn state. SignOut the user first before calling signIn")
     }
     generation &+= 1
+    let previous = state
     state = .signedOut
+    failuresInFlow = 0
     self.password = password ?? ""
     secrets = Set([password].compactMap { $0 }.filter { !$0.isEmpty })
     var parameters: [String: String] = ["USERNAME": username]
@@ -111,12 +120,18 @@ public actor SignInClient {
       "ClientId": .string(clientId), "AuthFlow": .string(flow),
       "AuthParameters": .object(parameters.mapValues { .string($0) }),
     ]
-    return try await run(username: username) { () throws(AuthError) -> JSONObject in
-      var response = try await self.call("InitiateAuth", body)
-      if response["ChallengeName"]?.string == "PASSWORD_VERIFIER", let srp {
-        response = try await self.answerPasswordVerifier(response, srp: srp, username: username, password: password)
+    let mine = generation
+    do {
+      return try await run(username: username) { () throws(AuthError) -> JSONObject in
+        var response = try await self.call("InitiateAuth", body)
+        if response["ChallengeName"]?.string == "PASSWORD_VERIFIER", let srp {
+          response = try await self.answerPasswordVerifier(response, srp: srp, username: username, password: password)
+        }
+        return response
       }
-      return response
+    } catch {
+      if generation == mine, case .challenge = previous, hooks.keepsFlowOnFailedSignIn(error) { state = previous }
+      throw error
     }
   }
 
@@ -259,6 +274,7 @@ public actor SignInClient {
 
   /// Forgets the signed-in user or the sign-in in progress.
   public func signOut() {
+    if hooks.keepsUserOnSignOut, case .signedIn = state { return }
     generation &+= 1
     state = .signedOut
     password = ""
@@ -310,7 +326,11 @@ public actor SignInClient {
       default:
         let onChallenge: Bool
         if case .challenge = before { onChallenge = true } else { onChallenge = false }
-        let stays = hooks.staysOnStepAfterError(error, onChallenge, error.isRetryable && onChallenge)
+        var stays = hooks.staysOnStepAfterError(error, onChallenge, error.isRetryable && onChallenge)
+        if stays && onChallenge {
+          failuresInFlow += 1
+          if hooks.endsFlowAfterFailures(failuresInFlow) { stays = false }
+        }
         state = stays && onChallenge ? before : .signedOut
         throw error
       }
@@ -344,6 +364,11 @@ public actor SignInClient {
 
   /// Cognito's error, as the client reports it, with every known secret redacted.
   func mapError(_ error: CognitoCallError) -> AuthError {
+    hooks.reportedError(error, referenceError(error))
+  }
+
+  /// The reference client's error for Cognito's failure.
+  private func referenceError(_ error: CognitoCallError) -> AuthError {
     switch error {
     case .network(let m): return .network(redact(m))
     case .malformed(let m): return .invalidServiceResponse(redact(m))
@@ -417,7 +442,8 @@ public actor SignInClient {
     }
     var currentSession: String? = nil
     if case .challenge(let current) = state { currentSession = current.session }
-    let session = hooks.keptSession(response["Session"]?.string, currentSession)
+    let session = hooks.keptSession(response["Session"]?.string, currentSession, lastSession)
+    lastSession = session ?? lastSession
     let parameters = response["ChallengeParameters"]?.stringMap ?? [:]
     let delivery = AuthCodeDeliveryDetails(
       destination: parameters["CODE_DELIVERY_DESTINATION"] ?? "",

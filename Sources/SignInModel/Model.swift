@@ -322,7 +322,13 @@ public final class Rule: Sendable {
   /// What platforms report instead of `outcome` (`platforms:`); the flow goes where `outcome` says.
   public let platformOutcomes: [PlatformOutcome]
 
-  public init(guardExpr: Expr, guardText: String, effects: [(variable: Int, value: Expr)], outcome: Outcome, failsAuthentication: Bool, line: Int,
+  /// For a restart: the exception the client reports (`exception:`, or by default the
+  /// reason's leading `Name:`, see `Rule.exception(inReason:)`); nil when neither names one.
+  public let exception: String?
+
+  public init(
+    guardExpr: Expr, guardText: String, effects: [(variable: Int, value: Expr)], outcome: Outcome,
+    failsAuthentication: Bool, line: Int, exception: String? = nil,
     platformOutcomes: [PlatformOutcome] = []
   ) {
     self.guardExpr = guardExpr
@@ -332,6 +338,20 @@ public final class Rule: Sendable {
     self.failsAuthentication = failsAuthentication
     self.line = line
     self.platformOutcomes = platformOutcomes
+    if case .restart(let reason) = outcome { self.exception = exception ?? Rule.exception(inReason: reason) }
+    else { self.exception = exception }
+  }
+
+  /// The default of `exception:` for a restart: the reason's text before its first `:` when
+  /// that is one name ending in `Exception` or `Error` (`NotAuthorizedException: lockout`,
+  /// `SignInError.invalidServiceResponse: …`), so models written before the field keep
+  /// their meaning.
+  public static func exception(inReason reason: String) -> String? {
+    guard let colon = reason.firstIndex(of: ":") else { return nil }
+    let head = reason[..<colon]
+    let isName = !head.isEmpty && head.allSatisfy { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" }
+    guard isName, let last = head.split(separator: ".").last, last.first?.isLetter == true else { return nil }
+    return head.hasSuffix("Exception") || head.hasSuffix("Error") || head.contains(".") ? String(head) : nil
   }
 }
 

@@ -30,7 +30,16 @@ package actor SimulatedUserPool: CognitoBackend {
   let config: [String: String]
   private var sessions: [String: Session] = [:]
   private var nextSession = 0
-  private var faultPending = false
+  /// The pending fault and how many more requests pass before it.
+  private var fault: (kind: SimulatedFault, after: Int)?
+  private var injectedError: (type: String, after: Int)?
+  /// Whether the injected fault or error was produced.
+  package private(set) var faultFired = false
+  /// Every session id the pool handed out (secrets a client must never show).
+  package private(set) var issuedSessions: [String] = []
+  /// The challenge parameters of the last challenge the pool sent, and the last TOTP secret.
+  package private(set) var lastChallengeParameters: [String: String] = [:]
+  package private(set) var lastSecretCode: String?
   private var unknownPending = false
   private var failures = 0
   private var status: String
@@ -42,7 +51,26 @@ package actor SimulatedUserPool: CognitoBackend {
   }
 
   /// The next call fails in transit (no answer).
-  package func injectNetworkFault() { faultPending = true }
+  package func injectNetworkFault() { injectFault(.transport) }
+  /// Request number `request` (0: the next one) fails with `kind` instead of being answered.
+  package func injectFault(_ kind: SimulatedFault, onRequest request: Int = 0) {
+    fault = (kind, request)
+    faultFired = false
+  }
+  /// Request number `request` is answered with Cognito's error `type` (one of
+  /// `SimulatedFault.documentedErrors` for its operation) instead of being served.
+  package func injectError(_ type: String, onRequest request: Int = 0) {
+    injectedError = (type, request)
+    faultFired = false
+  }
+  /// The masked destination the pool reports for a code sent by `medium` (SMS or EMAIL).
+  package static func maskedDestination(_ medium: String, firstFactor: Bool = false) -> String {
+    firstFactor ? "x***" : medium == "SMS" ? "+1***0100" : "u***@e***"
+  }
+  /// The TOTP secret AssociateSoftwareToken returns.
+  package static let secretCode = "JBSWY3DPEHPK3PXP"
+  /// The access token of a signed-in user.
+  package static let accessToken = "simulated-access-token"
   /// The next successful challenge answer is replaced by a challenge this client cannot know
   /// (a future enum value of ChallengeNameType).
   package func injectUnknownChallenge() { unknownPending = true }
@@ -79,6 +107,8 @@ package actor SimulatedUserPool: CognitoBackend {
     nextSession += 1
     let id = "sim-session-\(nextSession)"
     sessions[id] = session
+    issuedSessions.append(id)
+    lastChallengeParameters = parameters
     var body: JSONObject = [
       "ChallengeName": .string(name), "Session": .string(id), "ChallengeParameters": .object(parameters.mapValues { .string($0) }),
     ]
@@ -86,7 +116,7 @@ package actor SimulatedUserPool: CognitoBackend {
     return body
   }
 
-  private var tokens: JSONObject { ["AuthenticationResult": .object(["AccessToken": .string("simulated-token")])] }
+  private var tokens: JSONObject { ["AuthenticationResult": .object(["AccessToken": .string(Self.accessToken)])] }
 
   private func afterFirstFactor() -> JSONObject {
     let mfa = value("pool.mfa")
@@ -111,7 +141,7 @@ package actor SimulatedUserPool: CognitoBackend {
     let medium = name == "SMS_MFA" ? "SMS" : name == "EMAIL_OTP" ? "EMAIL" : nil
     var parameters: [String: String] = [:]
     if let medium {
-      parameters = ["CODE_DELIVERY_DELIVERY_MEDIUM": medium, "CODE_DELIVERY_DESTINATION": medium == "SMS" ? "+1***0100" : "u***@e***"]
+      parameters = ["CODE_DELIVERY_DELIVERY_MEDIUM": medium, "CODE_DELIVERY_DESTINATION": Self.maskedDestination(medium)]
     }
     return challenge(name, Session(challenge: name), parameters: parameters)
   }
@@ -136,11 +166,41 @@ package actor SimulatedUserPool: CognitoBackend {
   // MARK: - Operations
 
   package func send(_ operation: String, _ request: JSONObject) async throws(CognitoCallError) -> JSONObject {
-    if faultPending {
-      faultPending = false
-      if operation != "InitiateAuth" { failures += 1 }
-      throw .network("simulated network fault")
+    if let pending = fault {
+      if pending.after > 0 { fault = (pending.kind, pending.after - 1) } else {
+        fault = nil
+        faultFired = true
+        if operation != "InitiateAuth" { failures += 1 }
+        throw pending.kind.error
+      }
     }
+    if let pending = injectedError {
+      if pending.after > 0 { injectedError = (pending.type, pending.after - 1) } else {
+        injectedError = nil
+        faultFired = true
+        throw Self.echoing(fail(pending.type, "simulated \(pending.type)"), request)
+      }
+    }
+    do {
+      return try serve(operation, request)
+    } catch {
+      throw Self.echoing(error, request)
+    }
+  }
+
+  /// Cognito's error with the request echoed in its message, as real services sometimes
+  /// do: the answers, parameters and session the client sent (so redaction is exercised).
+  static func echoing(_ error: CognitoCallError, _ request: JSONObject) -> CognitoCallError {
+    guard case .service(let type, let message) = error else { return error }
+    var parts: [String] = []
+    for key in ["AuthParameters", "ChallengeResponses"] {
+      for (k, v) in (request[key]?.stringMap ?? [:]).sorted(by: { $0.key < $1.key }) { parts.append("\(k)=\(v)") }
+    }
+    for key in ["Session", "UserCode"] { if let v = request[key]?.string { parts.append("\(key)=\(v)") } }
+    return .service(type: type, message: message + (parts.isEmpty ? "" : " (request: \(parts.joined(separator: ", ")))"))
+  }
+
+  private func serve(_ operation: String, _ request: JSONObject) throws(CognitoCallError) -> JSONObject {
     if unknownPending, operation == "InitiateAuth" || operation == "RespondToAuthChallenge" {
       unknownPending = false
       var response = operation == "InitiateAuth" ? try initiate(request) : try respond(request)
@@ -154,7 +214,8 @@ package actor SimulatedUserPool: CognitoBackend {
     case "RespondToAuthChallenge": return try respond(request)
     case "AssociateSoftwareToken":
       guard let id = request["Session"]?.string, sessions[id] != nil else { throw fail("NotAuthorizedException", "Invalid session for the user") }
-      return ["SecretCode": .string("JBSWY3DPEHPK3PXP"), "Session": .string(id)]
+      lastSecretCode = Self.secretCode
+      return ["SecretCode": .string(Self.secretCode), "Session": .string(id)]
     case "VerifySoftwareToken":
       guard let id = request["Session"]?.string, var session = sessions[id] else { throw fail("NotAuthorizedException", "Invalid session for the user") }
       let userCode = request["UserCode"]?.string ?? ""
@@ -165,6 +226,7 @@ package actor SimulatedUserPool: CognitoBackend {
       nextSession += 1
       let newID = "sim-session-\(nextSession)"
       sessions[newID] = session
+      issuedSessions.append(newID)
       return ["Status": .string("SUCCESS"), "Session": .string(newID)]
     default:
       throw fail("InvalidActionException", "the simulated pool does not implement \(operation)")
@@ -174,6 +236,9 @@ package actor SimulatedUserPool: CognitoBackend {
   private func initiate(_ request: JSONObject) throws(CognitoCallError) -> JSONObject {
     sessions.removeAll()
     failures = 0
+    // The model's configuration is fixed: a new flow starts from it (a password set in an
+    // earlier flow does not carry over).
+    status = config["user.status"] ?? "confirmed"
     let parameters = request["AuthParameters"]?.stringMap ?? [:]
     let flow = request["AuthFlow"]?.string ?? ""
     let passwordRight = parameters["PASSWORD"] == Self.password
@@ -186,7 +251,7 @@ package actor SimulatedUserPool: CognitoBackend {
     case "CUSTOM_AUTH":
       if parameters["SRP_A"] != nil { throw fail("InvalidParameterException", "the simulated pool does not do SRP") }
       try checkStatus()
-      return challenge("CUSTOM_CHALLENGE", Session(challenge: "CUSTOM_CHALLENGE", customRound: 1))
+      return customChallenge(round: 1)
     case "USER_AUTH":
       let preferred = parameters["PREFERRED_CHALLENGE"] ?? ""
       let sendsPassword = preferred == "PASSWORD" && available("PASSWORD")
@@ -213,10 +278,16 @@ package actor SimulatedUserPool: CognitoBackend {
   private func unknownUser(_ flow: String) throws(CognitoCallError) -> JSONObject {
     let prevent = flag("pool.preventUserExistenceErrors")
     if flow == "CUSTOM_AUTH" && prevent {
-      return challenge("CUSTOM_CHALLENGE", Session(challenge: "CUSTOM_CHALLENGE", customRound: 1, simulated: true))
+      return customChallenge(round: 1, simulated: true)
     }
     if prevent || flow == "USER_AUTH" { throw fail("NotAuthorizedException", "Incorrect username or password.") }
     throw fail("UserNotFoundException", "User does not exist.")
+  }
+
+  /// A custom challenge with the public parameters a create trigger sets.
+  private func customChallenge(round: Int, simulated: Bool = false) -> JSONObject {
+    challenge("CUSTOM_CHALLENGE", Session(challenge: "CUSTOM_CHALLENGE", customRound: round, simulated: simulated),
+              parameters: ["question": "what is the answer?", "round": String(round)])
   }
 
   private func checkStatus() throws(CognitoCallError) {
@@ -227,7 +298,7 @@ package actor SimulatedUserPool: CognitoBackend {
   private func firstFactorCode(_ name: String) -> JSONObject {
     let medium = name == "SMS_OTP" ? "SMS" : "EMAIL"
     return challenge(name, Session(challenge: name, emailIsFirstFactor: true),
-                     parameters: ["CODE_DELIVERY_DELIVERY_MEDIUM": medium, "CODE_DELIVERY_DESTINATION": "x***"])
+                     parameters: ["CODE_DELIVERY_DELIVERY_MEDIUM": medium, "CODE_DELIVERY_DESTINATION": Self.maskedDestination(medium, firstFactor: true)])
   }
 
   private func respond(_ request: JSONObject) throws(CognitoCallError) -> JSONObject {
@@ -284,8 +355,7 @@ package actor SimulatedUserPool: CognitoBackend {
       default:
         let rounds = Int(value("pool.customRounds")) ?? 1
         if session.customRound < rounds {
-          return challenge("CUSTOM_CHALLENGE", Session(
-            challenge: "CUSTOM_CHALLENGE", customRound: session.customRound + 1, simulated: session.simulated))
+          return customChallenge(round: session.customRound + 1, simulated: session.simulated)
         }
         throw fail("NotAuthorizedException", "Incorrect username or password.")
       }

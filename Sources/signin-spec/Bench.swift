@@ -16,6 +16,7 @@ struct Bench: AsyncParsableCommand {
       Examples:
         signin-spec bench
         signin-spec bench models/2023-swift.yaml
+        signin-spec bench --bugs
       """)
 
   @OptionGroup var modelOptions: ModelOptions
@@ -29,6 +30,12 @@ struct Bench: AsyncParsableCommand {
   @Flag(help: "Also time the Spacer engine on each model (slow on the 2026 model).")
   var spacer = false
 
+  @Flag(help: "Only the deliberate-bug table: cases and seconds to find each bug, shrunk length (2026 model by default).")
+  var bugs = false
+
+  @Option(help: "Seed of the deliberate-bug table.")
+  var seed: UInt64 = 3
+
   func validate() throws {
     for k in factor { try OptionChecks.range(k, 1...64, "--factor") }
   }
@@ -40,6 +47,13 @@ struct Bench: AsyncParsableCommand {
   }
 
   func run() async throws {
+    if bugs {
+      var options = ModelOptions()
+      options.models = [modelOptions.models.first ?? "models/2026-all-platforms.yaml"]
+      let model = try options.loadModels()[0]
+      if await !Self.bugTable(model: model, seed: seed, runs: 20_000) { throw ExitStatus.violation }
+      return
+    }
     let models = try modelOptions.loadModels()
     let cores = ProcessInfo.processInfo.activeProcessorCount
     print("machine: \(cores) cores; times are wall-clock seconds after the build")
@@ -79,12 +93,14 @@ struct Bench: AsyncParsableCommand {
     print("fuzzer, 1 worker")
     for model in models {
       var rng = SplitMix64(seed: 1)
+      let configurations = Fuzzer.sampleConfigurations(model, count: 200, rng: &rng)
+      let system = TransitionSystem(model: model)
       let (transitions, t) = Self.time { () -> Int in
         var count = 0
-        let configurations = Fuzzer.sampleConfigurations(model, count: 200, rng: &rng)
         for round in 0..<50 {
           for configuration in configurations {
-            guard var oracle = try? ModelSimulator(model: model, configuration: configuration, recordsTrace: false) else { continue }
+            guard var oracle = try? ModelSimulator(system: system, configuration: configuration, recordsTrace: false)
+            else { continue }
             for _ in 0..<10 {
               guard let s = oracle.step, !model.steps[s].isTerminal else { break }
               let responses = model.steps[s].responses

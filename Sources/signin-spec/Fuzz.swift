@@ -115,14 +115,14 @@ struct Fuzz: AsyncParsableCommand {
     if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
     var summary = FuzzSummary()
     summary.allTransitions = summaries.first?.allTransitions ?? []
-    var seen = Set<String>()
     for s in summaries {
       summary.cases += s.cases
       summary.calls += s.calls
       summary.seconds = max(summary.seconds, s.seconds)
       for (t, c) in s.covered { summary.covered[t, default: 0] += c }
-      for f in s.findings where seen.insert(f.execution.message ?? "").inserted { summary.findings.append(f) }
     }
+    // One finding per root cause, from the smallest case index: the same for any --jobs.
+    summary.findings = FuzzFinding.merged(summaries.flatMap(\.findings))
     var saved: [String] = []
     if !noSave {
       for finding in summary.findings {
@@ -161,8 +161,10 @@ struct Fuzz: AsyncParsableCommand {
       print("  failures: \(summary.findings.count)")
       for (finding, path) in zip(summary.findings, saved + Array(repeating: "(not saved)", count: summary.findings.count)) {
         print("    \(finding.execution.message ?? "")")
+        print("      root cause: \(finding.rootCause)")
         print("      shrunk from \(finding.originalLength) to \(finding.fuzzCase.calls.count) calls, found after "
-          + String(format: "%.2f s", finding.secondsToFind) + "; saved as \(path)")
+          + String(format: "%.2f s", finding.secondsToFind) + "; stands for \(finding.rawFailures) failing case"
+          + (finding.rawFailures == 1 ? "" : "s") + "; saved as \(path)")
       }
       print("  replay with: signin-spec replay \(corpus)   (seed \(seed))")
     }

@@ -82,7 +82,7 @@ struct EvolutionPairTests {
     #expect(has(d, .added, "step", "confirmSignInWithVoiceCode"))
     #expect(has(d, .added, "configurationVariable", "pool.voice"))
     #expect(has(d, .added, "route", "smsOrVoice"))
-    #expect(counts(d) == Counts(compared: 10_560, changed: 0, added: 10_560, removed: 0))
+    #expect(counts(d) == Counts(compared: 535_392, changed: 0, added: 535_392, removed: 0))
     #expect(d.isBreaking)
     expectBreaking(old, new, on: ["swift", "js", "android", "flutter"]) {
       $1.kind == .unknownStep && $1.step == "confirmSignInWithVoiceCode"
@@ -118,7 +118,7 @@ struct EvolutionPairTests {
     let d = diff(old, new)
     #expect(has(d, .added, "value", "pool.authFlow = emailOTP"))
     #expect(has(d, .added, "step", "confirmSignInWithEmailOTP"))
-    #expect(counts(d) == Counts(compared: 10_560, changed: 0, added: 2_640, removed: 0))
+    #expect(counts(d) == Counts(compared: 535_392, changed: 0, added: 133_848, removed: 0))
     #expect(d.added.first?.reason == "pool.authFlow = emailOTP")
     #expect(d.isBreaking && d.compatibility.allSatisfy { $0.step == "confirmSignInWithEmailOTP" })
     // A real finding of the edit: a forceChangePassword user on emailOTP whose pool requires MFA
@@ -138,7 +138,7 @@ struct EvolutionPairTests {
     ])
     let d = diff(old, new)
     #expect(has(d, .added, "value", "user.status = passwordless"))
-    #expect(counts(d) == Counts(compared: 10_560, changed: 0, added: 2_640, removed: 0))
+    #expect(counts(d) == Counts(compared: 535_392, changed: 0, added: 117_216, removed: 0))
     #expect(!d.isBreaking)
     #expect(lint(new) == ["valueNeverCompared user.status=passwordless"])
   }
@@ -195,7 +195,7 @@ struct EvolutionPairTests {
     ])
     let d = diff(old, new)
     #expect(d.structural.isEmpty)
-    #expect(d.compared == 10_560 && d.changedCount > 0 && d.changedCount < 10_560 && d.addedCount == 0)
+    #expect(d.compared == 535_392 && d.changedCount > 0 && d.changedCount < 535_392 && d.addedCount == 0)
     #expect(d.changed.allSatisfy { $0.oldTrace != nil && $0.newTrace != nil })
     #expect(!d.isBreaking)
     #expect(lint(new).isEmpty)
@@ -229,7 +229,7 @@ struct EvolutionPairTests {
     ])
     let d = diff(old, new)
     #expect(d.structural.contains { $0.kind == .renamed && $0.category == "definition" && $0.name == "smsIsActive" })
-    #expect(counts(d) == Counts(compared: 10_560, changed: 0, added: 0, removed: 0))
+    #expect(counts(d) == Counts(compared: 535_392, changed: 0, added: 0, removed: 0))
     #expect(!d.isBreaking)
     #expect(DiffTextReport.render(d).contains("no behavioural change"))
   }

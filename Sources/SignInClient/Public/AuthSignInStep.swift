@@ -51,6 +51,11 @@ public struct TOTPSetupDetails: Sendable, Equatable {
   public let sharedSecret: String
   public let username: String
 
+  public init(sharedSecret: String, username: String) {
+    self.sharedSecret = sharedSecret
+    self.username = username
+  }
+
   /// An `otpauth://totp/…` URI that authenticator apps and password managers accept.
   public func getSetupURI(appName: String) throws -> URL {
     let label = "\(appName):\(username)".addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? username

@@ -38,7 +38,21 @@ extension ModelBuilder {
     }
     return Rule(
       guardExpr: guardExpr, guardText: guardText, effects: effects, outcome: outcome, failsAuthentication: fails,
-      line: line(node), platformOutcomes: platformOutcomes(value(fields, "platforms")))
+      line: line(node), exception: ruleException(fields, outcome: outcome),
+      platformOutcomes: platformOutcomes(value(fields, "platforms")))
+  }
+
+  /// A restart's `exception:`: one name (letters, digits, `.`, `_`), only beside `restart:`.
+  func ruleException(_ fields: [Field], outcome: Outcome) -> String? {
+    guard let node = value(fields, "exception"), let text = scalar(node, "exception") else { return nil }
+    guard case .restart = outcome else {
+      report(node, "'exception:' names a restart's exception; an 'error:' rule's name is its exception already")
+      return nil
+    }
+    let valid = !text.isEmpty && text.first?.isLetter == true
+      && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" }
+    if !valid { report(node, "'exception:' must be one name such as NotAuthorizedException, not '\(text)'") }
+    return valid ? text : nil
   }
 
   /// The one outcome of a rule: `goto:` a step or route, `error:` or `restart:`.

@@ -23,7 +23,8 @@ final class ModelBuilder {
     "definitions", "options", "responses", "defaults", "signIn", "steps", "routes", "notes",
     "factors", "preferences", "failedAttempts", "lint", "clientCalls", "properties",
   ]
-  static let ruleKeys = ["when", "goto", "error", "restart", "set", "verifies", "failAuthentication", "note", "platforms"]
+  static let ruleKeys = ["when", "goto", "error", "restart", "set", "verifies", "failAuthentication", "note",
+    "exception", "platforms"]
   static let stepKeys = [
     "summary", "names", "ends", "isSignedIn", "offers", "responses", "inherit", "without", "notes",
   ] + factKeys

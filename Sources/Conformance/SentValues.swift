@@ -1,0 +1,29 @@
+import SimulatedCognito
+
+/// What the simulated pool handed the client on the last exchange, and every secret in play:
+/// a client must show the first faithfully and never show the second.
+package struct SentValues: Sendable {
+  /// The last challenge's parameters (delivery details, custom challenge parameters).
+  package let parameters: [String: String]
+  /// The TOTP secret AssociateSoftwareToken returned, if any.
+  package let secretCode: String?
+  /// Every secret of the session by kind: what the user typed, what the server issued.
+  package let secrets: [(kind: Disagreement.SecretKind, value: String)]
+
+  package init(_ pool: SimulatedUserPool) async {
+    parameters = await pool.lastChallengeParameters
+    secretCode = await pool.lastSecretCode
+    var secrets: [(Disagreement.SecretKind, String)] = [
+      (.password, SimulatedUserPool.password), (.password, Harness.wrongPassword), (.password, Harness.newPassword),
+      (.code, SimulatedUserPool.code), (.code, Harness.wrongCode),
+      (.totpSecret, SimulatedUserPool.secretCode), (.token, SimulatedUserPool.accessToken),
+    ]
+    for session in await pool.issuedSessions { secrets.append((.session, session)) }
+    self.secrets = secrets
+  }
+
+  /// The kind of the first secret `text` contains.
+  package func secret(in text: String) -> Disagreement.SecretKind? {
+    secrets.first { text.contains($0.value) }?.kind
+  }
+}
