@@ -54,7 +54,7 @@ public struct ModelSimulator: Sendable {
     }
   }
 
-  /// Starts at `signIn` with every configuration variable given by name.
+  /// Starts at `signIn` with every configuration variable given by name (or by its `default:`).
   /// Whether `trace` is kept (the fuzzer's generator turns it off for speed).
   public var recordsTrace = true
 
@@ -80,8 +80,11 @@ public struct ModelSimulator: Sendable {
       }
       values[i] = v
     }
+    // A variable the configuration does not name takes its `default:` (the behaviour before the
+    // variable existed), so a case saved before a variable was added still means what it meant.
     for i in model.configurationIndices where values[i] == unassigned {
-      throw .missingVariable(model.variables[i].name)
+      guard let value = model.variables[i].defaultValue else { throw .missingVariable(model.variables[i].name) }
+      values[i] = value
     }
     for c in model.constraints where (try? c.expr.holds(values)) != true { throw .constraintViolated(c.text) }
     for i in model.flowIndices { values[i] = model.variables[i].initial }

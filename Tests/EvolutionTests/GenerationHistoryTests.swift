@@ -8,8 +8,10 @@ import Testing
 struct GenerationHistoryTests {
   @Test("2023 → 2024: email MFA is added; the 2023 configurations keep their behaviour except the new selectEMAIL answer; 2023 clients meet the email steps")
   func from2023To2024() throws {
-    let d = ModelDiff(old: try EvolutionPairs.model("2023-swift"), new: try EvolutionPairs.model("2024-flutter"))
-    #expect(d.compared == 10_560 && d.addedCount == 118_272 - 10_560 && d.removedCount == 0)
+    let new = try EvolutionPairs.model("2024-flutter")
+    let d = ModelDiff(old: try EvolutionPairs.model("2023-swift"), new: new)
+    let all2024 = ModelDiff(old: new, new: new).compared  // every valid 2024 configuration
+    #expect(d.compared == 535_392 && d.addedCount == all2024 - 535_392 && d.removedCount == 0)
     #expect(d.changed.allSatisfy { $0.step == "continueSignInWithMFASelection" && $0.response == "selectEMAIL" })
     #expect(d.structural.contains { $0.category == "optionSetGeneration" && $0.name == "mfaType" })
     #expect(d.isBreaking && d.lostDone.isEmpty)

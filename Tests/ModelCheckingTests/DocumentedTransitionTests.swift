@@ -42,7 +42,7 @@ struct DocumentedTransitionTests {
   func totpSetup() throws {
     var s = try Self.run2026(["pool.mfa": "required", "pool.totp": "true"], ["correctPassword"])
     #expect(s.stepID == "continueSignInWithTOTPSetup")
-    #expect(try s.respond("wrongCode") == .error("CodeMismatchException", stays: "continueSignInWithTOTPSetup"))
+    #expect(try s.respond("wrongCode") == .error("EnableSoftwareTokenMFAException", stays: "continueSignInWithTOTPSetup"))
     #expect(try s.respond("correctCode") == .step("done"))
   }
 
