@@ -126,7 +126,8 @@ package enum DeliberateBug: String, Sendable, CaseIterable {
       types.remove(.email)
       return .continueSignInWithMFASelection(types)
     }
-    if bugs.contains(.firstFactorOffersWebAuthn), case .continueSignInWithFirstFactorSelection(var factors) = reference {
+    if bugs.contains(.firstFactorOffersWebAuthn), case .continueSignInWithFirstFactorSelection(var factors) = reference
+    {
       factors.insert(.webAuthn)
       return .continueSignInWithFirstFactorSelection(factors)
     }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+  import FoundationNetworking
 #endif
 
 /// Why a Cognito call failed.
@@ -55,13 +56,19 @@ public struct HTTPCognitoBackend: CognitoBackend {
     do {
       result = try await withCheckedThrowingContinuation { continuation in
         let task = URLSession.shared.dataTask(with: urlRequest) { data, response, error in
-          if let error { continuation.resume(throwing: error) }
-          else { continuation.resume(returning: (data ?? Data(), (response as? HTTPURLResponse)?.statusCode ?? 0)) }
+          if let error {
+            continuation.resume(throwing: error)
+          } else {
+            continuation.resume(returning: (data ?? Data(), (response as? HTTPURLResponse)?.statusCode ?? 0))
+          }
         }
         task.resume()
         // URLSession's timeout is an idle timeout; this bounds the whole request.
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-          if task.state == .running { timer.fired = true; task.cancel() }
+          if task.state == .running {
+            timer.fired = true
+            task.cancel()
+          }
         }
       }
     } catch {
@@ -71,7 +78,8 @@ public struct HTTPCognitoBackend: CognitoBackend {
     let body = try? JSONDecoder().decode(JSONValue.self, from: data)
     if status != 200 {
       if let object = body?.object, let type = object["__type"]?.string {
-        throw .service(type: String(type.split(separator: "#").last ?? Substring(type)), message: object["message"]?.string ?? "")
+        throw .service(
+          type: String(type.split(separator: "#").last ?? Substring(type)), message: object["message"]?.string ?? "")
       }
       throw .malformed("HTTP status \(status) without a Cognito error body")
     }

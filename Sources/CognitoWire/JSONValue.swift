@@ -11,12 +11,19 @@ public enum JSONValue: Sendable, Equatable, Codable {
 
   public init(from decoder: Decoder) throws {
     let c = try decoder.singleValueContainer()
-    if c.decodeNil() { self = .null }
-    else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-    else if let n = try? c.decode(Double.self) { self = .number(n) }
-    else if let s = try? c.decode(String.self) { self = .string(s) }
-    else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-    else { self = .object(try c.decode([String: JSONValue].self)) }
+    if c.decodeNil() {
+      self = .null
+    } else if let b = try? c.decode(Bool.self) {
+      self = .bool(b)
+    } else if let n = try? c.decode(Double.self) {
+      self = .number(n)
+    } else if let s = try? c.decode(String.self) {
+      self = .string(s)
+    } else if let a = try? c.decode([JSONValue].self) {
+      self = .array(a)
+    } else {
+      self = .object(try c.decode([String: JSONValue].self))
+    }
   }
 
   public func encode(to encoder: Encoder) throws {
@@ -41,8 +48,11 @@ public enum JSONValue: Sendable, Equatable, Codable {
     guard let object else { return [:] }
     var result: [String: String] = [:]
     for (k, v) in object {
-      if let s = v.string { result[k] = s }
-      else if let data = try? JSONEncoder().encode(v) { result[k] = String(decoding: data, as: UTF8.self) }
+      if let s = v.string {
+        result[k] = s
+      } else if let data = try? JSONEncoder().encode(v) {
+        result[k] = String(decoding: data, as: UTF8.self)
+      }
     }
     return result
   }

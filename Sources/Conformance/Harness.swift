@@ -144,7 +144,8 @@ package struct Harness: Sendable {
         function = "signOut, "
         if await run.client.isSignedIn {
           return Record(
-            function: "signOut", call: call, stepBefore: run.oracle.stepID ?? "ended", modelOutcome: .restart("signOut"),
+            function: "signOut", call: call, stepBefore: run.oracle.stepID ?? "ended",
+            modelOutcome: .restart("signOut"),
             expected: .restart("signOut"), expectedException: nil,
             observation: Observation(.returned(.done), isSignedIn: true),
             disagreement: .wrongSignedIn(shown: true, expected: false))
@@ -211,7 +212,8 @@ package struct Harness: Sendable {
     let expected = TraceOutcome.restart("no sign-in in progress")
     let exception = ErrorType.name(of: .invalidState(""))
     let observation = Observation(outcome, isSignedIn: await run.client.isSignedIn)
-    let expectation = Expectation(outcome: expected, exception: exception, offered: [], sent: await SentValues(run.pool))
+    let expectation = Expectation(
+      outcome: expected, exception: exception, offered: [], sent: await SentValues(run.pool))
     return Record(
       function: "confirmSignIn", call: call, stepBefore: run.oracle.stepID ?? "ended", modelOutcome: expected,
       expected: expected, expectedException: exception, observation: observation,
@@ -324,7 +326,8 @@ package struct Harness: Sendable {
   }
 
   /// The step, its offers and whether the flow goes on.
-  func compareOutcome(_ expected: TraceOutcome, _ observation: Observation.Outcome, offered: [String]) -> Disagreement? {
+  func compareOutcome(_ expected: TraceOutcome, _ observation: Observation.Outcome, offered: [String]) -> Disagreement?
+  {
     switch (expected, observation) {
     case (.step(let id), .returned(let step)):
       if step.name != swiftName(id) { return .wrongStep(returned: step.name, expected: swiftName(id)) }
@@ -357,13 +360,15 @@ package struct Harness: Sendable {
       case .confirmSignInWithSMSMFACode(let d, _), .confirmSignInWithOTP(let d): details = d
       default: details = nil
       }
-      let medium = facts.delivery.map { $0 == .sms ? "SMS" : "EMAIL" } ?? sent.parameters["CODE_DELIVERY_DELIVERY_MEDIUM"]
+      let medium =
+        facts.delivery.map { $0 == .sms ? "SMS" : "EMAIL" } ?? sent.parameters["CODE_DELIVERY_DELIVERY_MEDIUM"]
       if let medium, details?.medium.rawValue != medium {
         return .wrongDetail(field: .deliveryMedium, shown: details?.medium.rawValue ?? "nothing", expected: medium)
       }
       let destination = sent.parameters["CODE_DELIVERY_DESTINATION"] ?? ""
       if details?.destination != destination {
-        return .wrongDetail(field: .deliveryDestination, shown: details?.destination ?? "nothing", expected: destination)
+        return .wrongDetail(
+          field: .deliveryDestination, shown: details?.destination ?? "nothing", expected: destination)
       }
     }
     if facts.carries.contains(.challengeParameters) {
@@ -379,10 +384,13 @@ package struct Harness: Sendable {
       guard case .continueSignInWithTOTPSetup(let details) = step else {
         return .wrongDetail(field: .sharedSecret, shown: "nothing", expected: sent.secretCode ?? "a secret")
       }
-      let base32 = !details.sharedSecret.isEmpty && details.sharedSecret.allSatisfy { "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".contains($0) }
+      let base32 =
+        !details.sharedSecret.isEmpty
+        && details.sharedSecret.allSatisfy { "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".contains($0) }
       if details.sharedSecret != sent.secretCode || !base32 || (try? details.getSetupURI(appName: "App")) == nil {
-        return .wrongDetail(field: .sharedSecret, shown: "a secret of \(details.sharedSecret.count) characters",
-                            expected: "the \(sent.secretCode?.count ?? 0)-character base32 secret the server sent")
+        return .wrongDetail(
+          field: .sharedSecret, shown: "a secret of \(details.sharedSecret.count) characters",
+          expected: "the \(sent.secretCode?.count ?? 0)-character base32 secret the server sent")
       }
       if details.username != SimulatedUserPool.username {
         return .wrongDetail(field: .setupUsername, shown: details.username, expected: SimulatedUserPool.username)

@@ -18,8 +18,12 @@ public enum DotRenderer {
       case .terminal: attributes.append("peripheries=2")
       default: break
       }
-      if node.highlighted { attributes += ["color=\"#dd0000\"", "penwidth=2", "style=\"rounded,filled\"",
-                                            "fillcolor=\"#ffdddd\""] }
+      if node.highlighted {
+        attributes += [
+          "color=\"#dd0000\"", "penwidth=2", "style=\"rounded,filled\"",
+          "fillcolor=\"#ffdddd\"",
+        ]
+      }
       return "\(indent)\(MermaidRenderer.id(node.step)) [\(attributes.joined(separator: ", "))];"
     }
     for phase in StepPhase.allCases {

@@ -28,7 +28,8 @@ public enum StepPhase: String, CaseIterable, Sendable {
   /// The phase of every step of the model, indexed like `model.steps`.
   public static func phases(of system: TransitionSystem) -> [StepPhase] {
     let model = system.model
-    let ff = model.builtins.firstFactorVerified, mfa = model.builtins.mfaVerified
+    let ff = model.builtins.firstFactorVerified
+    let mfa = model.builtins.mfaVerified
     // Abstract states: (step, first factor verified, MFA verified); guards are evaluated with
     // only these two bits known, so a guard that reads anything else stays possible.
     struct State: Hashable { let step: Int, ff: Int, mfa: Int }

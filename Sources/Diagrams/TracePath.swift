@@ -54,7 +54,8 @@ public enum TracePath {
 
   /// Replays a fuzz case's configuration and calls on the model, up to a call the server
   /// answers with an unknown challenge (the flow then leaves what the model draws).
-  static func replay(_ root: [String: Any], file: String, model: SignInModel) throws(Failure) -> [FlowDiagram.PathStep] {
+  static func replay(_ root: [String: Any], file: String, model: SignInModel) throws(Failure) -> [FlowDiagram.PathStep]
+  {
     guard let fuzzCase = root["fuzzCase"] as? [String: Any],
       let configuration = fuzzCase["configuration"] as? [String: String],
       let calls = fuzzCase["calls"] as? [[String: Any]]
@@ -77,8 +78,12 @@ public enum TracePath {
         throw Failure(description: "\(file): \(error)")
       }
       switch outcome {
-      case .step(let id): path.append(.init(step: step, response: r, to: model.stepIndex(named: id) == step
-        ? .stays : .step(model.stepIndex(named: id) ?? step)))
+      case .step(let id):
+        path.append(
+          .init(
+            step: step, response: r,
+            to: model.stepIndex(named: id) == step
+              ? .stays : .step(model.stepIndex(named: id) ?? step)))
       case .error: path.append(.init(step: step, response: r, to: .stays))
       case .restart: path.append(.init(step: step, response: r, to: .restart))
       case .undetermined: return path

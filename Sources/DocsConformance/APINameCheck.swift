@@ -44,11 +44,12 @@ enum APINameCheck {
     for call in calls where variant(call) != reference && !referencePages.contains(call.page.fileName) {
       guard seen.insert("\(call.page.fileName)|\(variant(call))").inserted else { continue }
       let platform = call.fact.platform ?? ""
-      result.append(Finding(
-        kind: .apiNameDiffers, page: call.page.fileName, line: call.fact.line, platform: call.fact.platform,
-        pageText: call.fact.text, modelFile: referenceCall.page.fileName, modelLine: referenceCall.fact.line,
-        modelText: referenceCall.spelling,
-        message: "\(call.spelling) here; the other \(platform) pages call it \(referenceCall.spelling)"))
+      result.append(
+        Finding(
+          kind: .apiNameDiffers, page: call.page.fileName, line: call.fact.line, platform: call.fact.platform,
+          pageText: call.fact.text, modelFile: referenceCall.page.fileName, modelLine: referenceCall.fact.line,
+          modelText: referenceCall.spelling,
+          message: "\(call.spelling) here; the other \(platform) pages call it \(referenceCall.spelling)"))
     }
     return result
   }

@@ -27,7 +27,9 @@ public struct Acknowledgements: Sendable {
   }
 
   public static func matches(_ note: SourceNote, _ finding: Finding) -> Bool {
-    guard let page = note.page, note.kind == finding.kind.rawValue, pageMatches(page, finding.page) else { return false }
+    guard let page = note.page, note.kind == finding.kind.rawValue, pageMatches(page, finding.page) else {
+      return false
+    }
     guard let lines = note.pageLines else { return false }
     return finding.line >= lines.lowerBound - slack && finding.line <= lines.upperBound + slack
   }

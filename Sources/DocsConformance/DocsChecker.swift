@@ -37,7 +37,8 @@ public struct DocsChecker {
       let system = systems[model.file] ?? TransitionSystem(model: model)
       systems[model.file] = system
       let context = CheckContext(page: page, facts: facts, view: ModelView(model: model))
-      findings += NameCheck.findings(context) + HeadingCheck.findings(context)
+      findings +=
+        NameCheck.findings(context) + HeadingCheck.findings(context)
         + FlowCheck.findings(context, system: system) + SetCheck.findings(context)
         + ExceptionCheck.findings(context) + TableCheck.findings(context)
       summary.append((page.fileName, model.file, facts.count))

@@ -18,27 +18,37 @@ public enum DocsReport {
       }
     }
     for entry in r.unmatchedNotes {
-      lines.append("note at \(entry.modelFile):\(entry.note.line) (\(entry.note.kind ?? "no kind"), page "
-        + "\(entry.note.page ?? ""), lines \(entry.note.pageLines.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "none")) "
-        + "matches no finding")
+      lines.append(
+        "note at \(entry.modelFile):\(entry.note.line) (\(entry.note.kind ?? "no kind"), page "
+          + "\(entry.note.page ?? ""), lines \(entry.note.pageLines.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "none")) "
+          + "matches no finding")
     }
     lines.append("")
-    lines.append("\(r.pages.count) pages, \(r.findings.count) findings: \(r.newFindings.count) new, "
-      + "\(r.acknowledged.count) acknowledged")
+    lines.append(
+      "\(r.pages.count) pages, \(r.findings.count) findings: \(r.newFindings.count) new, "
+        + "\(r.acknowledged.count) acknowledged")
     return lines.joined(separator: "\n")
   }
 
   public static func markdown(_ r: DocsChecker.Result) -> String {
     var lines = ["# Documentation conformance", ""]
-    lines.append("\(r.pages.count) pages, \(r.findings.count) findings: \(r.newFindings.count) new, "
-      + "\(r.acknowledged.count) acknowledged.")
+    lines.append(
+      "\(r.pages.count) pages, \(r.findings.count) findings: \(r.newFindings.count) new, "
+        + "\(r.acknowledged.count) acknowledged.")
     for (title, list) in [("New findings", r.newFindings), ("Acknowledged", r.acknowledged)] where !list.isEmpty {
-      lines += ["", "## \(title)", "", "| kind | page | model | page says | model says | acknowledged by |",
-        "|---|---|---|---|---|---|"]
+      lines += [
+        "", "## \(title)", "", "| kind | page | model | page says | model says | acknowledged by |",
+        "|---|---|---|---|---|---|",
+      ]
       for f in list {
-        let cells = [f.kind.rawValue, "\(f.page):\(f.line)", "\(f.modelFile):\(f.modelLine)", f.pageText,
-          f.modelText, f.acknowledgedBy ?? ""].map { "`" + $0.replacingOccurrences(of: "|", with: "\\|")
-            .replacingOccurrences(of: "`", with: "'") + "`" }
+        let cells = [
+          f.kind.rawValue, "\(f.page):\(f.line)", "\(f.modelFile):\(f.modelLine)", f.pageText,
+          f.modelText, f.acknowledgedBy ?? "",
+        ].map {
+          "`"
+            + $0.replacingOccurrences(of: "|", with: "\\|")
+            .replacingOccurrences(of: "`", with: "'") + "`"
+        }
         lines.append("| " + cells.joined(separator: " | ") + " |")
       }
     }
@@ -47,8 +57,10 @@ public enum DocsReport {
 
   public static func json(_ r: DocsChecker.Result) throws -> String {
     func finding(_ f: Finding) -> [String: Any] {
-      var d: [String: Any] = ["kind": f.kind.rawValue, "page": f.page, "line": f.line, "pageText": f.pageText,
-        "modelFile": f.modelFile, "modelLine": f.modelLine, "modelText": f.modelText, "message": f.message]
+      var d: [String: Any] = [
+        "kind": f.kind.rawValue, "page": f.page, "line": f.line, "pageText": f.pageText,
+        "modelFile": f.modelFile, "modelLine": f.modelLine, "modelText": f.modelText, "message": f.message,
+      ]
       if let p = f.platform { d["platform"] = p }
       if let a = f.acknowledgedBy { d["acknowledgedBy"] = a }
       return d

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Extracts facts from a read page: step names, sample flows, listed sets, exceptions, API
 /// calls and table rows. Each fact keeps the first page line it was seen on (a scraped page
 /// repeats every sample with line numbers; the repetition adds nothing).
@@ -44,7 +46,8 @@ public enum FactExtractor {
       if let section = line.section { c.add(.exception(name: m[0], section: section), line) }
     }
     if let step = c.sectionStep(line) {
-      if let list = Regexes.firstGroup(#"currently supports (.+?) as (?:MFA methods|authentication factors)"#, in: text) {
+      if let list = Regexes.firstGroup(#"currently supports (.+?) as (?:MFA methods|authentication factors)"#, in: text)
+      {
         c.add(.set(step: step, members: splitList(list)), line)
       }
       if Regexes.matches(#"(?i)(currently supported by|can be (selected|set up)).*:\s*$"#, text) {
@@ -60,7 +63,10 @@ public enum FactExtractor {
     var i = index + 1
     while i < lines.count {
       let t = lines[i].text.trimmingCharacters(in: .whitespaces)
-      if t.isEmpty && members.isEmpty { i += 1; continue }
+      if t.isEmpty && members.isEmpty {
+        i += 1
+        continue
+      }
       guard let m = Regexes.firstGroup(#"^[-*•]\s*`?([A-Za-z_]+)`?\s*$"#, in: t) else { break }
       members.append(m)
       i += 1
@@ -95,7 +101,8 @@ public enum FactExtractor {
     Regexes.all(#"(?:Amplify\.Auth|[A-Za-z_]\w*)\.([a-z]\w*)\(\s*(?:(\w+)\s*:)?(\s*$)?"#, in: text).compactMap { m in
       if !m[1].isEmpty || !m[2].isEmpty && !text.hasSuffix("(") { return (m[0], m[1]) }
       if !m[2].isEmpty || text.hasSuffix("("), let next,
-        let label = Regexes.firstGroup(#"^\s*(?:\d+\s*)?(\w+)\s*:"#, in: next) {
+        let label = Regexes.firstGroup(#"^\s*(?:\d+\s*)?(\w+)\s*:"#, in: next)
+      {
         return (m[0], label)
       }
       return (m[0], "")
@@ -120,9 +127,10 @@ public enum FactExtractor {
     mutating func add(_ content: DocFact.Content, _ line: DocPage.Line) {
       let key = "\(content)|\(line.platform ?? "-")|\(line.section ?? "-")"
       guard seen.insert(key).inserted else { return }
-      facts.append(DocFact(
-        content: content, line: line.number, platform: line.platform, section: line.section,
-        text: line.text.trimmingCharacters(in: .whitespaces)))
+      facts.append(
+        DocFact(
+          content: content, line: line.number, platform: line.platform, section: line.section,
+          text: line.text.trimmingCharacters(in: .whitespaces)))
     }
 
     mutating func setSectionStep(_ name: String, _ line: DocPage.Line) {
@@ -135,5 +143,3 @@ public enum FactExtractor {
     }
   }
 }
-
-import Foundation

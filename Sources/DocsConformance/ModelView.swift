@@ -58,10 +58,12 @@ struct ModelView {
     var found = Set<String>()
     var first: Int?
     for s in model.steps.indices.dropFirst() {
-      let candidates = [model.steps[s].id] + model.steps[s].names.compactMap { n -> String? in
-        if case .name(let x) = n.form { return x }
-        return nil
-      }
+      let candidates =
+        [model.steps[s].id]
+        + model.steps[s].names.compactMap { n -> String? in
+          if case .name(let x) = n.form { return x }
+          return nil
+        }
       if candidates.contains(where: { Self.normalized($0).hasPrefix(h) }) {
         if found.insert(baseId(s)).inserted, first == nil { first = s }
       }
@@ -77,7 +79,8 @@ struct ModelView {
 /// Levenshtein distance, for "did you mean" suggestions.
 enum EditDistance {
   static func between(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
+    let a = Array(a)
+    let b = Array(b)
     if a.isEmpty { return b.count }
     var row = Array(0...b.count)
     for i in 1...a.count {

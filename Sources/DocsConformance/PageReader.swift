@@ -96,18 +96,22 @@ public enum PageReader {
     let t = line.trimmingCharacters(in: .whitespaces)
     if t.isEmpty { return false }
     if t.first!.isNumber, Regexes.matches(#"^\d+(\S|\s+\S|$)"#, t), !Regexes.matches(#"^\d+\.\s"#, t) { return true }
-    let starts = ["case ", "func ", "final ", "Future<", "switch ", "//", "return ", "print(", "safePrint(", "try ",
-                  "do {", "}", "{", "void ", "let ", "var ", "import ", "await ", "if ", "} ", "default:", "break"]
+    let starts = [
+      "case ", "func ", "final ", "Future<", "switch ", "//", "return ", "print(", "safePrint(", "try ",
+      "do {", "}", "{", "void ", "let ", "var ", "import ", "await ", "if ", "} ", "default:", "break",
+    ]
     if starts.contains(where: { t.hasPrefix($0) }) { return true }
-    return t.contains("{") || t.contains("();") || t.hasSuffix("(") || t.hasSuffix(");") || t.hasSuffix(",")
-      && !t.contains(". ")
+    return t.contains("{") || t.contains("();") || t.hasSuffix("(") || t.hasSuffix(");")
+      || t.hasSuffix(",")
+        && !t.contains(". ")
   }
 
   /// A short title line between blank lines (scraped pages keep headings as plain lines).
   static func isTitle(_ line: String, before: String, after: String) -> Bool {
     let t = line.trimmingCharacters(in: .whitespaces)
     guard !t.isEmpty, before.trimmingCharacters(in: .whitespaces).isEmpty,
-      after.trimmingCharacters(in: .whitespaces).isEmpty else { return false }
+      after.trimmingCharacters(in: .whitespaces).isEmpty
+    else { return false }
     let words = t.split(separator: " ")
     guard words.count <= 8, let last = t.last, !".:;,?!)".contains(last), t.first?.isUppercase ?? false else {
       return false

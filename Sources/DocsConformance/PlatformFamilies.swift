@@ -1,3 +1,5 @@
+import Foundation
+
 /// Maps the docs' platform names and code languages to the model's platform families.
 enum PlatformFamilies {
   static let families = ["swift", "js", "android", "flutter"]
@@ -45,5 +47,3 @@ enum PlatformFamilies {
     return scores.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key
   }
 }
-
-import Foundation

@@ -1,3 +1,4 @@
+import Foundation
 import SignInModel
 
 /// A set the page lists for a selection step (MFA types to select or set up, first factors)
@@ -19,19 +20,20 @@ enum SetCheck {
       var parts: [String] = []
       if !extra.isEmpty { parts.append("the page adds " + extra.joined(separator: ", ")) }
       if !missing.isEmpty { parts.append("leaves out " + missing.joined(separator: ", ")) }
-      result.append(c.finding(.setDiffers, fact, modelLine: c.model.steps[step].line,
-        modelText: "\(c.model.steps[step].id) offers \(offered.joined(separator: ", "))",
-        message: "the set listed for \(stepName) differs from the model's offers: " + parts.joined(separator: "; ")))
+      result.append(
+        c.finding(
+          .setDiffers, fact, modelLine: c.model.steps[step].line,
+          modelText: "\(c.model.steps[step].id) offers \(offered.joined(separator: ", "))",
+          message: "the set listed for \(stepName) differs from the model's offers: " + parts.joined(separator: "; ")))
     }
     return result
   }
 
   /// A page member denotes an option: same name (any case), an alias, or a prefix before `_`.
   static func matches(_ member: String, _ option: String) -> Bool {
-    let m = member.uppercased().replacingOccurrences(of: " ", with: "_"), o = option.uppercased()
+    let m = member.uppercased().replacingOccurrences(of: " ", with: "_")
+    let o = option.uppercased()
     if m == o || aliases[m] == o { return true }
     return o.hasPrefix(m + "_") || m.hasPrefix(o + "_") && aliases[m] == nil
   }
 }
-
-import Foundation

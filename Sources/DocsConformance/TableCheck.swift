@@ -23,12 +23,15 @@ enum TableCheck {
         return ([step.id, step.summary] + step.names.map { "\($0.form)" }).joined(separator: " ").lowercased()
       }.joined(separator: " ")
       let text = description.lowercased()
-      guard let clash = wordings.first(where: { text.contains($0.phrase) && !$0.evidence.contains(where: about.contains) })
+      guard
+        let clash = wordings.first(where: { text.contains($0.phrase) && !$0.evidence.contains(where: about.contains) })
       else { continue }
       let step = c.model.steps[steps[0]]
-      result.append(c.finding(.descriptionContradicts, fact, modelLine: step.line,
-        modelText: "\(step.id): \(step.summary)",
-        message: "the table describes \(name) with \"\(clash.phrase)\"; the step is: \(step.summary)"))
+      result.append(
+        c.finding(
+          .descriptionContradicts, fact, modelLine: step.line,
+          modelText: "\(step.id): \(step.summary)",
+          message: "the table describes \(name) with \"\(clash.phrase)\"; the step is: \(step.summary)"))
     }
     return result
   }
@@ -47,21 +50,27 @@ enum TableCheck {
     for table in tables where table.count >= 3 {
       guard let platform = table[0].platform else { continue }
       // Only a complete next-step table (one that lists the signed-in step) must list every step.
-      guard table.contains(where: { f in
-        if case .tableRow(let n, _) = f.content { return c.steps(n, f).contains { c.model.steps[$0].isSignedIn } }
-        return false
-      }) else { continue }
-      let listed = Set(table.compactMap { f -> String? in
-        if case .tableRow(let n, _) = f.content { return n }
-        return nil
-      })
+      guard
+        table.contains(where: { f in
+          if case .tableRow(let n, _) = f.content { return c.steps(n, f).contains { c.model.steps[$0].isSignedIn } }
+          return false
+        })
+      else { continue }
+      let listed = Set(
+        table.compactMap { f -> String? in
+          if case .tableRow(let n, _) = f.content { return n }
+          return nil
+        })
       var reported = Set<String>()
       for s in c.model.steps.indices.dropFirst() {
         guard case .name(let name)? = c.model.steps[s].names.first(where: { $0.platform == platform })?.form,
-          !listed.contains(name), reported.insert(name).inserted else { continue }
-        result.append(c.finding(.stepNotListed, table[0], modelLine: c.model.steps[s].line,
-          modelText: "\(name) (\(c.model.steps[s].id)): \(c.model.steps[s].summary)",
-          message: "the \(platform) next-step table does not list \(name)"))
+          !listed.contains(name), reported.insert(name).inserted
+        else { continue }
+        result.append(
+          c.finding(
+            .stepNotListed, table[0], modelLine: c.model.steps[s].line,
+            modelText: "\(name) (\(c.model.steps[s].id)): \(c.model.steps[s].summary)",
+            message: "the \(platform) next-step table does not list \(name)"))
       }
     }
     return result

@@ -28,7 +28,8 @@ public struct ClassExplorer {
     let flows = space.sides.map { side in
       Set(side.model.flowIndices.map { "\(side.model.variables[$0].name):\(side.model.variables[$0].domain.spelling)" })
     }
-    let shared = Set(flows.dropFirst().reduce(flows.first ?? []) { $0.intersection($1) }.map { String($0.split(separator: ":")[0]) })
+    let shared = Set(
+      flows.dropFirst().reduce(flows.first ?? []) { $0.intersection($1) }.map { String($0.split(separator: ":")[0]) })
     self.explorers = space.sides.enumerated().map { s, side in
       SideExplorer(
         model: side.model, vocabulary: vocabulary, renames: s < renames.count ? renames[s] : [:], sharedFlow: shared)
@@ -44,10 +45,15 @@ public struct ClassExplorer {
 
   public func explore(_ visit: (ExploredClass) -> Void) {
     let root = [Int](repeating: -1, count: space.count)
-    var work: [([Int], [SideState])] = [(root, space.sides.indices.map { s in
-      guard let v = space.valuation(root, side: s) else { return .absent }
-      return .running(explorers[s].start(v))
-    })]
+    var work: [([Int], [SideState])] = [
+      (
+        root,
+        space.sides.indices.map { s in
+          guard let v = space.valuation(root, side: s) else { return .absent }
+          return .running(explorers[s].start(v))
+        }
+      )
+    ]
     outer: while var (assignment, sides) = work.popLast() {
       for s in sides.indices {
         guard case .running(var search) = sides[s] else { continue }
@@ -72,7 +78,9 @@ public struct ClassExplorer {
         continue outer
       }
       let behaviours: [SideBehaviour?] = sides.map { if case .finished(let b) = $0 { return b } else { return nil } }
-      if behaviours.contains(where: { $0 != nil }) { visit(ExploredClass(assignment: assignment, behaviours: behaviours)) }
+      if behaviours.contains(where: { $0 != nil }) {
+        visit(ExploredClass(assignment: assignment, behaviours: behaviours))
+      }
       assignment = []
     }
   }

@@ -71,7 +71,11 @@ public final class ConfigurationCounter {
     }
     let reads = q.reads
     var parent = Array(0..<n)
-    func find(_ x: Int) -> Int { var x = x; while parent[x] != x { x = parent[x] }; return x }
+    func find(_ x: Int) -> Int {
+      var x = x
+      while parent[x] != x { x = parent[x] }
+      return x
+    }
     for r in reads where r.count > 1 { for j in r.dropFirst() { parent[find(j)] = find(r[0]) } }
     var groups: [Int: [Int]] = [:]
     for (k, r) in reads.enumerated() {
@@ -88,7 +92,10 @@ public final class ConfigurationCounter {
       covered.formUnion(vars)
       var key: [Int] = members.map { q.keys[$0] }
       key.append(-1)
-      for v in vars { key += allowed[v]; key.append(-1) }
+      for v in vars {
+        key += allowed[v]
+        key.append(-1)
+      }
       if let known = memo[key] {
         total *= known
         if total == 0 { return 0 }

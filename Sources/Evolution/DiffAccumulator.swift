@@ -28,10 +28,11 @@ struct DiffAccumulator {
     self.platforms = platforms
     var names: [String: Set<String>] = [:]
     for p in platforms {
-      names[p] = Set(old.steps.compactMap { s in
-        guard case .name(let n)? = s.names.first(where: { $0.platform == p })?.form else { return nil }
-        return n
-      })
+      names[p] = Set(
+        old.steps.compactMap { s in
+          guard case .name(let n)? = s.names.first(where: { $0.platform == p })?.form else { return nil }
+          return n
+        })
     }
     oldNames = names
     oldResponses = Set(old.responses.map(\.name))
@@ -53,16 +54,22 @@ struct DiffAccumulator {
     if nNew - nBoth > 0, let b = c.behaviours[1] {
       let reason = why(c.assignment, outside: 0)
       let steps = b.reachedSteps.map { new.steps[$0].id }
-      merge(&added, reason, BehaviourGroup(
-        step: "", state: "", response: "", oldOutcomes: [], newOutcomes: [], configurations: 0, classes: 0, witness: witness,
-        oldTrace: nil, newTrace: nil, reason: reason, reachedSteps: steps), nNew - nBoth)
+      merge(
+        &added, reason,
+        BehaviourGroup(
+          step: "", state: "", response: "", oldOutcomes: [], newOutcomes: [], configurations: 0, classes: 0,
+          witness: witness,
+          oldTrace: nil, newTrace: nil, reason: reason, reachedSteps: steps), nNew - nBoth)
     }
     if nOld - nBoth > 0, let a = c.behaviours[0] {
       let reason = why(c.assignment, outside: 1)
       let steps = a.reachedSteps.map { old.steps[$0].id }
-      merge(&removed, reason, BehaviourGroup(
-        step: "", state: "", response: "", oldOutcomes: [], newOutcomes: [], configurations: 0, classes: 0, witness: witness,
-        oldTrace: nil, newTrace: nil, reason: reason, reachedSteps: steps), nOld - nBoth)
+      merge(
+        &removed, reason,
+        BehaviourGroup(
+          step: "", state: "", response: "", oldOutcomes: [], newOutcomes: [], configurations: 0, classes: 0,
+          witness: witness,
+          oldTrace: nil, newTrace: nil, reason: reason, reachedSteps: steps), nOld - nBoth)
     }
     if nNew > 0, let b = c.behaviours[1] { checkClients(b, witness: witness, count: nNew) }
   }
@@ -137,13 +144,15 @@ struct DiffAccumulator {
         return "\(space.names[j]) ≠ \(space.values[j][d])"
       }
       let outside = space.values[j].indices.filter { !side.allowed[j][$0] }.map { space.values[j][$0] }
-      return "\(space.names[j]) " + (outside.count == 1 ? "= \(outside[0])" : "in [" + outside.joined(separator: ", ") + "]")
+      return "\(space.names[j]) "
+        + (outside.count == 1 ? "= \(outside[0])" : "in [" + outside.joined(separator: ", ") + "]")
     }
     return s == 0 ? "the constraints of OLD exclude them" : "the constraints of NEW exclude them"
   }
 
   private mutating func checkClients(_ b: SideBehaviour, witness: [(name: String, value: String)], count: Double) {
-    let oldSets = Dictionary(old.optionSets.map { ($0.name, Set($0.options.map(\.name))) }, uniquingKeysWith: { a, _ in a })
+    let oldSets = Dictionary(
+      old.optionSets.map { ($0.name, Set($0.options.map(\.name))) }, uniquingKeysWith: { a, _ in a })
     let allOldOptions = Set(old.optionSets.flatMap { $0.options.map(\.name) })
     var forwardBy: [String: Set<String>] = [:]
     for code in b.transitions {
@@ -170,9 +179,10 @@ struct DiffAccumulator {
           unknown = true
         }
         if unknown {
-          record(.init(
-            platform: p, kind: .unknownStep, step: step.id, stepName: stepName, values: [], configurations: count,
-            classes: 1, witness: witness, trace: trace))
+          record(
+            .init(
+              platform: p, kind: .unknownStep, step: step.id, stepName: stepName, values: [], configurations: count,
+              classes: 1, witness: witness, trace: trace))
           continue
         }
         if let offers = step.offers, let indices = b.offered[s] {
@@ -181,17 +191,19 @@ struct DiffAccumulator {
           let known = oldSets[setName] ?? allOldOptions
           let missing = offered.filter { !known.contains($0) }.sorted()
           if !missing.isEmpty {
-            record(.init(
-              platform: p, kind: .unknownOption, step: step.id, stepName: stepName, values: missing,
-              configurations: count, classes: 1, witness: witness, trace: trace))
+            record(
+              .init(
+                platform: p, kind: .unknownOption, step: step.id, stepName: stepName, values: missing,
+                configurations: count, classes: 1, witness: witness, trace: trace))
           }
         }
         if !step.isTerminal {
           let forward = forwardBy[step.id] ?? []
           if !forward.isEmpty && forward.isDisjoint(with: oldResponses) {
-            record(.init(
-              platform: p, kind: .unsendableResponses, step: step.id, stepName: stepName, values: forward.sorted(),
-              configurations: count, classes: 1, witness: witness, trace: trace))
+            record(
+              .init(
+                platform: p, kind: .unsendableResponses, step: step.id, stepName: stepName, values: forward.sorted(),
+                configurations: count, classes: 1, witness: witness, trace: trace))
           }
         }
       }

@@ -58,7 +58,8 @@ public enum DiffJSONReport {
         ] as [String: Any]
       },
     ]
-    let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+    let data =
+      (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])) ?? Data()
     return String(decoding: data, as: UTF8.self)
   }
 }

@@ -6,18 +6,22 @@ public enum DiffMarkdownReport {
     var out: [String] = []
     out.append("### signin-spec diff: `\(d.old.file)` → `\(d.new.file)`")
     out.append("")
-    out.append(d.isBreaking ? "**Breaking** for platforms \(d.platforms.joined(separator: ", "))"
-      : "Nothing breaking for platforms \(d.platforms.joined(separator: ", "))")
+    out.append(
+      d.isBreaking
+        ? "**Breaking** for platforms \(d.platforms.joined(separator: ", "))"
+        : "Nothing breaking for platforms \(d.platforms.joined(separator: ", "))")
     out.append("")
     if d.isBreaking {
       out.append("| platform | finding | step | configurations |")
       out.append("|---|---|---|---|")
       for g in d.lostDone {
-        out.append("| all | lost done (first difference: \(g.response) at `\(g.step)`) | `\(g.step)` | \(n(g.configurations)) |")
+        out.append(
+          "| all | lost done (first difference: \(g.response) at `\(g.step)`) | `\(g.step)` | \(n(g.configurations)) |")
       }
       for f in d.compatibility {
-        out.append("| \(f.platform) | \(f.kind.rawValue) \(f.values.map { "`\($0)`" }.joined(separator: ", ")) "
-          + "| `\(f.stepName)` | \(n(f.configurations)) |")
+        out.append(
+          "| \(f.platform) | \(f.kind.rawValue) \(f.values.map { "`\($0)`" }.joined(separator: ", ")) "
+            + "| `\(f.stepName)` | \(n(f.configurations)) |")
       }
       out.append("")
       for f in d.compatibility {
@@ -32,18 +36,22 @@ public enum DiffMarkdownReport {
       }
       out.append("")
     }
-    out.append("**Behaviour:** \(n(d.compared)) configurations in both models, \(n(d.changedCount)) changed, "
-      + "\(n(d.addedCount)) added, \(n(d.removedCount)) removed (\(d.classes) configuration classes).")
+    out.append(
+      "**Behaviour:** \(n(d.compared)) configurations in both models, \(n(d.changedCount)) changed, "
+        + "\(n(d.addedCount)) added, \(n(d.removedCount)) removed (\(d.classes) configuration classes).")
     out.append("")
     out.append("| change | what | name | detail |")
     out.append("|---|---|---|---|")
     for c in d.structural {
-      out.append("| \(c.kind.rawValue) | \(c.category) | `\(c.name)` | \(c.detail.replacingOccurrences(of: "|", with: "\\|")) |")
+      out.append(
+        "| \(c.kind.rawValue) | \(c.category) | `\(c.name)` | \(c.detail.replacingOccurrences(of: "|", with: "\\|")) |")
     }
     for g in d.changed {
       out.append("")
-      out.append("<details><summary>\(n(g.configurations)) configurations: at <code>\(g.step)</code> on "
-        + "<code>\(g.response)</code>, \(DiffTextReport.list(g.oldOutcomes)) → \(DiffTextReport.list(g.newOutcomes))</summary>")
+      out.append(
+        "<details><summary>\(n(g.configurations)) configurations: at <code>\(g.step)</code> on "
+          + "<code>\(g.response)</code>, \(DiffTextReport.list(g.oldOutcomes)) → \(DiffTextReport.list(g.newOutcomes))</summary>"
+      )
       out.append("")
       out.append("Witness: " + DiffTextReport.witness(g.witness))
       out.append("")

@@ -9,43 +9,56 @@ public enum DiffTextReport {
     out.append("")
     out.append("structural changes: \(d.structural.count)")
     for c in d.structural {
-      out.append("  \(c.kind.rawValue.padding(8)) \(c.category.padding(22)) \(c.name)"
-        + (c.detail.isEmpty ? "" : "  (\(c.detail))") + (c.line > 0 ? "  line \(c.line)" : ""))
+      out.append(
+        "  \(c.kind.rawValue.padding(8)) \(c.category.padding(22)) \(c.name)"
+          + (c.detail.isEmpty ? "" : "  (\(c.detail))") + (c.line > 0 ? "  line \(c.line)" : ""))
     }
     for v in d.missingDefaults {
       out.append("  note: '\(v)' exists in one model only and declares no default:; compared at its first value")
     }
     out.append("")
-    out.append("behaviour: \(d.classes) configuration classes; \(n(d.compared)) configurations in both models, "
-      + "\(n(d.changedCount)) changed, \(n(d.unchanged)) unchanged; \(n(d.addedCount)) added, \(n(d.removedCount)) removed")
+    out.append(
+      "behaviour: \(d.classes) configuration classes; \(n(d.compared)) configurations in both models, "
+        + "\(n(d.changedCount)) changed, \(n(d.unchanged)) unchanged; \(n(d.addedCount)) added, \(n(d.removedCount)) removed"
+    )
     if d.changedCount == 0 { out.append("  no behavioural change for the configurations in both models") }
     out.append("")
     out.append(d.isBreaking ? "BREAKING" : "nothing breaking")
     for g in d.lostDone {
-      out.append("  LOST DONE  \(n(g.configurations)) configurations reach done on OLD and cannot on NEW; "
-        + "first difference at \(g.step) on \(g.response)")
+      out.append(
+        "  LOST DONE  \(n(g.configurations)) configurations reach done on OLD and cannot on NEW; "
+          + "first difference at \(g.step) on \(g.response)")
       out.append("    witness: " + witness(g.witness))
     }
     for f in d.compatibility {
-      out.append("  STUCK  \(f.platform): " + describe(f) + "  (\(n(f.configurations)) configurations, \(f.classes) classes)")
+      out.append(
+        "  STUCK  \(f.platform): " + describe(f) + "  (\(n(f.configurations)) configurations, \(f.classes) classes)")
       out.append("    witness: " + witness(f.witness))
       out.append("    trace on NEW: " + trace(f.trace))
     }
-    if !d.changed.isEmpty { out.append(""); out.append("changed behaviour, by first differing transition:") }
+    if !d.changed.isEmpty {
+      out.append("")
+      out.append("changed behaviour, by first differing transition:")
+    }
     for g in d.changed {
-      out.append("  at \(g.step)" + (g.state.isEmpty ? "" : " [\(g.state)]") + " on \(g.response): OLD \(list(g.oldOutcomes)) → NEW \(list(g.newOutcomes))"
-        + "  (\(n(g.configurations)) configurations, \(g.classes) classes)")
+      out.append(
+        "  at \(g.step)" + (g.state.isEmpty ? "" : " [\(g.state)]")
+          + " on \(g.response): OLD \(list(g.oldOutcomes)) → NEW \(list(g.newOutcomes))"
+          + "  (\(n(g.configurations)) configurations, \(g.classes) classes)")
       out.append("    witness: " + witness(g.witness))
       out.append("    OLD: " + (g.oldTrace.map(trace) ?? "not reachable"))
       out.append("    NEW: " + (g.newTrace.map(trace) ?? "not reachable"))
     }
-    for (title, groups) in [("added configurations (in NEW only):", d.added), ("removed configurations (in OLD only):", d.removed)]
+    for (title, groups) in [
+      ("added configurations (in NEW only):", d.added), ("removed configurations (in OLD only):", d.removed),
+    ]
     where !groups.isEmpty {
       out.append("")
       out.append(title)
       for g in groups {
-        out.append("  \(g.reason): \(n(g.configurations)) configurations, \(g.classes) classes; reach "
-          + g.reachedSteps.joined(separator: ", "))
+        out.append(
+          "  \(g.reason): \(n(g.configurations)) configurations, \(g.classes) classes; reach "
+            + g.reachedSteps.joined(separator: ", "))
         out.append("    witness: " + witness(g.witness))
       }
     }
@@ -58,13 +71,16 @@ public enum DiffTextReport {
     case .unknownOption:
       return "step '\(f.stepName)' offers \(f.values.joined(separator: ", ")), which the old client cannot select"
     case .unsendableResponses:
-      return "step '\(f.stepName)' goes on only with \(f.values.joined(separator: ", ")), which the old client cannot send"
+      return
+        "step '\(f.stepName)' goes on only with \(f.values.joined(separator: ", ")), which the old client cannot send"
     }
   }
 
   static func witness(_ w: [(name: String, value: String)]) -> String {
-    w.isEmpty ? "any configuration" : w.map { "\($0.name) = \($0.value)" }.joined(separator: ", ")
-      + " (any value for the rest)"
+    w.isEmpty
+      ? "any configuration"
+      : w.map { "\($0.name) = \($0.value)" }.joined(separator: ", ")
+        + " (any value for the rest)"
   }
 
   static func trace(_ calls: [TraceCall]) -> String {

@@ -18,7 +18,8 @@ struct ExclusionCheck {
       if let canSignIn = model.canSignIn { predicates.append(.init(side: 0, expr: canSignIn)) }
       let (count, steps) = tally(classes, counter, predicates)
       if count > 0 {
-        warn("excludedConfigurations", c.text,
+        warn(
+          "excludedConfigurations", c.text,
           "constraint '\(c.text)' excludes \(DiffTextReport.n(count)) configurations that cannot reach done; "
             + "they reach " + steps.joined(separator: ", "), c.line)
       }
@@ -26,12 +27,16 @@ struct ExclusionCheck {
     let conjuncts = canSignInConjuncts()
     for (k, (target, expr)) in conjuncts.enumerated() {
       // This conjunct alone keeps them out: every other one holds.
-      let others = conjuncts.enumerated().filter { $0.offset != k }.map { ConfigurationCounter.Predicate(side: 0, expr: $0.element.1) }
+      let others = conjuncts.enumerated().filter { $0.offset != k }.map {
+        ConfigurationCounter.Predicate(side: 0, expr: $0.element.1)
+      }
       let (count, steps) = tally(classes, counter, constraints + others + [.init(side: 0, expr: expr, negated: true)])
       if count > 0 {
-        warn("excludedConfigurations", target,
+        warn(
+          "excludedConfigurations", target,
           "canSignIn excludes (by '\(target)') \(DiffTextReport.n(count)) configurations that cannot reach done; "
-            + "they reach " + steps.joined(separator: ", "), model.definitions.first { $0.name == "canSignIn" }?.line ?? 0)
+            + "they reach " + steps.joined(separator: ", "),
+          model.definitions.first { $0.name == "canSignIn" }?.line ?? 0)
       }
     }
   }

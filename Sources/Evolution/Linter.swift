@@ -11,7 +11,9 @@ public struct Linter {
 
   public func warnings() -> [LintWarning] {
     var found: [(String, String, String, Int)] = []
-    func warn(_ rule: String, _ target: String, _ message: String, _ line: Int) { found.append((rule, target, message, line)) }
+    func warn(_ rule: String, _ target: String, _ message: String, _ line: Int) {
+      found.append((rule, target, message, line))
+    }
     let guards = allGuards()
     valuesNeverCompared(guards, warn)
     optionsNeverSelected(warn)
@@ -27,18 +29,22 @@ public struct Linter {
     ClassExplorer(space: space, brokenConstraintsAllowed: 1).explore { c in
       guard let b = c.behaviours[0] else { return }
       let vocabulary = b.vocabulary
-      classes.append(ClassSummary(
-        assignment: c.assignment, doneReachable: b.doneReachable, reachedSteps: Set(b.reachedSteps),
-        responses: Set(b.transitions.map { vocabulary.decode($0).response })))
+      classes.append(
+        ClassSummary(
+          assignment: c.assignment, doneReachable: b.doneReachable, reachedSteps: Set(b.reachedSteps),
+          responses: Set(b.transitions.map { vocabulary.decode($0).response })))
     }
     referencesAndReachability(classes, counter, warn)
     for d in model.definitions where d.uses == 0 && d.name != "canSignIn" && d.name != "mfaRequired" {
-      warn("definitionUnused", d.name, "definition '\(d.name)' is used by no guard, option, constraint or definition", d.line)
+      warn(
+        "definitionUnused", d.name, "definition '\(d.name)' is used by no guard, option, constraint or definition",
+        d.line)
     }
     ExclusionCheck(model: model).run(classes, counter, warn)
     return found.map { rule, target, message, line in
       let ack = model.lintAcknowledgements.first { $0.rule == rule && $0.target == target }
-      return LintWarning(rule: rule, target: target, message: message, file: model.file, line: line, acknowledged: ack?.reason)
+      return LintWarning(
+        rule: rule, target: target, message: message, file: model.file, line: line, acknowledged: ack?.reason)
     }.sorted { ($0.line, $0.rule, $0.target) < ($1.line, $1.rule, $1.target) }
   }
 
@@ -50,10 +56,20 @@ public struct Linter {
   private func allGuards() -> [Expr] {
     var exprs: [Expr] = []
     for step in model.steps {
-      for r in step.responses { for rule in r.rules { exprs.append(rule.guardExpr); exprs += rule.effects.map(\.value) } }
+      for r in step.responses {
+        for rule in r.rules {
+          exprs.append(rule.guardExpr)
+          exprs += rule.effects.map(\.value)
+        }
+      }
       if let offers = step.offers { exprs += offers.conditions.map(\.when) }
     }
-    for route in model.routes { for rule in route.rules { exprs.append(rule.guardExpr); exprs += rule.effects.map(\.value) } }
+    for route in model.routes {
+      for rule in route.rules {
+        exprs.append(rule.guardExpr)
+        exprs += rule.effects.map(\.value)
+      }
+    }
     return exprs + [model.canSignIn, model.mfaRequired].compactMap { $0 }
   }
 
@@ -73,7 +89,8 @@ public struct Linter {
       case .and(let xs), .or(let xs): xs.forEach(visit)
       case .implies(let a, let b), .equal(let a, let b), .notEqual(let a, let b), .less(let a, let b),
         .lessOrEqual(let a, let b), .add(let a, let b), .subtract(let a, let b):
-        visit(a); visit(b)
+        visit(a)
+        visit(b)
       }
     }
     guards.forEach(visit)
@@ -83,8 +100,10 @@ public struct Linter {
       let seen = compared[i] ?? []
       guard !seen.isEmpty else { continue }  // a variable no guard reads at all is reported nowhere else; see below
       for (k, name) in names.enumerated() where !seen.contains(k) {
-        warn("valueNeverCompared", "\(v.name)=\(name)",
-          "value '\(name)' of '\(v.name)' is compared by no guard; it behaves like whatever the guards' else gives", v.line)
+        warn(
+          "valueNeverCompared", "\(v.name)=\(name)",
+          "value '\(name)' of '\(v.name)' is compared by no guard; it behaves like whatever the guards' else gives",
+          v.line)
       }
     }
   }
@@ -99,9 +118,13 @@ public struct Linter {
           step.responses.contains { r in r.rules.contains { Self.selects($0.guardText, option.name) && !$0.keepsFlow } }
         }
         if !selected {
-          let where_ = offering.isEmpty ? "no step offers the set" : (offered.contains(o)
-            ? "offered by " + offering.map(\.id).joined(separator: ", ") : "never offered")
-          warn("optionNeverSelected", "\(set.name).\(option.name)",
+          let where_ =
+            offering.isEmpty
+            ? "no step offers the set"
+            : (offered.contains(o)
+              ? "offered by " + offering.map(\.id).joined(separator: ", ") : "never offered")
+          warn(
+            "optionNeverSelected", "\(set.name).\(option.name)",
             "option '\(option.name)' of '\(set.name)' is selected by no response (\(where_))", line)
         }
       }
@@ -136,7 +159,8 @@ public struct Linter {
       warn("routeUnused", route.name, "route '\(route.name)' is named by no rule", route.line)
     }
     for (r, response) in model.responses.enumerated() where !accepted.contains(r) {
-      warn("responseAcceptedNowhere", response.name, "response '\(response.name)' is accepted at no step",
+      warn(
+        "responseAcceptedNowhere", response.name, "response '\(response.name)' is accepted at no step",
         model.declarationLines["response:\(response.name)"])
     }
     // Reachability over every configuration class of the model.
@@ -154,8 +178,11 @@ public struct Linter {
         warn("stepUnreachable", step.id, "step '\(step.id)' is reached in no configuration", step.line)
       }
     }
-    for (r, response) in model.responses.enumerated() where accepted.contains(r) && !usedResponses.contains(response.name) {
-      warn("responseUnreachable", response.name, "response '\(response.name)' is accepted only at steps no configuration reaches",
+    for (r, response) in model.responses.enumerated()
+    where accepted.contains(r) && !usedResponses.contains(response.name) {
+      warn(
+        "responseUnreachable", response.name,
+        "response '\(response.name)' is accepted only at steps no configuration reaches",
         model.declarationLines["response:\(response.name)"])
     }
   }

@@ -72,7 +72,10 @@ public struct SideBehaviour: @unchecked Sendable {
   func traceLength(through code: Int) -> Int {
     var n = 0
     var s = transitionSource[code] ?? 0
-    while s > 0 { n += 1; s = parents[s].0 }
+    while s > 0 {
+      n += 1
+      s = parents[s].0
+    }
     return n
   }
 }

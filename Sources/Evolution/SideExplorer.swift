@@ -59,7 +59,8 @@ struct SideExplorer {
   }
 
   func start(_ valuation: [Int]) -> Search {
-    var search = Search(valuation: valuation, behaviour: SideBehaviour(vocabulary: vocabulary, steps: model.steps.count))
+    var search = Search(
+      valuation: valuation, behaviour: SideBehaviour(vocabulary: vocabulary, steps: model.steps.count))
     let key = pack(step: 0, valuation)
     search.states = [key]
     search.seen = [key: 0]
@@ -113,11 +114,18 @@ struct SideExplorer {
         let target: Int?
         let outcomeID: Int
         switch outcome {
-        case .step(let t): target = t; outcomeID = stepOutcomes[t]
-        case .error(let e): target = s; outcomeID = errorOutcomes[e] ?? restartOutcome
-        case .restart, .route: target = nil; outcomeID = restartOutcome
+        case .step(let t):
+          target = t
+          outcomeID = stepOutcomes[t]
+        case .error(let e):
+          target = s
+          outcomeID = errorOutcomes[e] ?? restartOutcome
+        case .restart, .route:
+          target = nil
+          outcomeID = restartOutcome
         }
-        let code = vocabulary.code(step: stateID(s, search.states[here]), response: responseIDs[stepResponse.response], outcome: outcomeID)
+        let code = vocabulary.code(
+          step: stateID(s, search.states[here]), response: responseIDs[stepResponse.response], outcome: outcomeID)
         if search.behaviour.transitions.insert(code).inserted { search.behaviour.transitionSource[code] = here }
         guard let target else { continue }
         let key = pack(step: target, next)
@@ -145,7 +153,8 @@ struct SideExplorer {
   private func resolve(_ rules: [Rule], _ valuation: [Int]) throws(UnassignedVariable) -> [([Int], Outcome)] {
     var result: [([Int], Outcome)] = []
     for rule in rules where try rule.guardExpr.holds(valuation) {
-      if rule.effects.isEmpty, case .route = rule.outcome {} else if rule.effects.isEmpty {
+      if rule.effects.isEmpty, case .route = rule.outcome {
+      } else if rule.effects.isEmpty {
         result.append((valuation, rule.outcome))
         continue
       }

@@ -16,7 +16,9 @@ public struct StructuralChange: Sendable, Equatable {
 /// Compares two models declaration by declaration; a removed and an added step (or definition,
 /// or variable) that say the same is reported as a rename.
 public enum StructuralDiff {
-  public static func compare(_ old: SignInModel, _ new: SignInModel) -> (changes: [StructuralChange], stepRenames: [String: String]) {
+  public static func compare(_ old: SignInModel, _ new: SignInModel) -> (
+    changes: [StructuralChange], stepRenames: [String: String]
+  ) {
     var changes: [StructuralChange] = []
     func add(_ kind: StructuralChange.Kind, _ category: String, _ name: String, _ detail: String, _ line: Int) {
       changes.append(StructuralChange(kind: kind, category: category, name: name, detail: detail, line: line))
@@ -52,11 +54,14 @@ public enum StructuralDiff {
     // Variables, their values and defaults.
     for v in new.variables where old.variableIndex(named: v.name) == nil {
       let category = v.scope == .configuration ? "configurationVariable" : "flowVariable"
-      let d = v.defaultValue.map { ", default \(v.domain.render($0))" } ?? (v.scope == .configuration ? ", no default" : "")
+      let d =
+        v.defaultValue.map { ", default \(v.domain.render($0))" } ?? (v.scope == .configuration ? ", no default" : "")
       add(.added, category, v.name, v.domain.spelling + d, v.line)
     }
     for v in old.variables where new.variableIndex(named: v.name) == nil {
-      add(.removed, v.scope == .configuration ? "configurationVariable" : "flowVariable", v.name, v.domain.spelling, v.line)
+      add(
+        .removed, v.scope == .configuration ? "configurationVariable" : "flowVariable", v.name, v.domain.spelling,
+        v.line)
     }
     for v in new.variables {
       guard let i = old.variableIndex(named: v.name) else { continue }
@@ -69,7 +74,9 @@ public enum StructuralDiff {
       let db = v.defaultValue.map { v.domain.render($0) }
       if da != db { add(.changed, "default", v.name, "\(da ?? "none") → \(db ?? "none")", v.line) }
       if v.scope == .flow && before.initial != v.initial {
-        add(.changed, "initial", v.name, "\(before.domain.render(before.initial)) → \(v.domain.render(v.initial))", v.line)
+        add(
+          .changed, "initial", v.name, "\(before.domain.render(before.initial)) → \(v.domain.render(v.initial))", v.line
+        )
       }
     }
 
@@ -82,10 +89,13 @@ public enum StructuralDiff {
       }
       let a = before.options.map(\.name)
       let b = set.options.map(\.name)
-      for o in b where !a.contains(o) { add(.added, "option", "\(set.name).\(o)", "", new.declarationLines["option:\(set.name).\(o)"]) }
+      for o in b where !a.contains(o) {
+        add(.added, "option", "\(set.name).\(o)", "", new.declarationLines["option:\(set.name).\(o)"])
+      }
       for o in a where !b.contains(o) { add(.removed, "option", "\(set.name).\(o)", "", line) }
       if a != b {
-        add(.changed, "optionSetGeneration", set.name,
+        add(
+          .changed, "optionSetGeneration", set.name,
           "[" + a.joined(separator: ", ") + "] → [" + b.joined(separator: ", ") + "]", line)
       }
     }
@@ -95,11 +105,17 @@ public enum StructuralDiff {
 
     let oldResponses = old.responses.map(\.name)
     let newResponses = new.responses.map(\.name)
-    for r in newResponses where !oldResponses.contains(r) { add(.added, "response", r, "", new.declarationLines["response:\(r)"]) }
-    for r in oldResponses where !newResponses.contains(r) { add(.removed, "response", r, "", old.declarationLines["response:\(r)"]) }
+    for r in newResponses where !oldResponses.contains(r) {
+      add(.added, "response", r, "", new.declarationLines["response:\(r)"])
+    }
+    for r in oldResponses where !newResponses.contains(r) {
+      add(.removed, "response", r, "", old.declarationLines["response:\(r)"])
+    }
     let oldRoutes = old.routes.map(\.name)
     for r in new.routes where !oldRoutes.contains(r.name) { add(.added, "route", r.name, "", r.line) }
-    for r in old.routes where !new.routes.contains(where: { $0.name == r.name }) { add(.removed, "route", r.name, "", r.line) }
+    for r in old.routes where !new.routes.contains(where: { $0.name == r.name }) {
+      add(.removed, "route", r.name, "", r.line)
+    }
 
     // Definitions (canSignIn among them), by name, with renames by text.
     var removedDefinitions = old.definitions.filter { d in !new.definitions.contains { $0.name == d.name } }
@@ -119,8 +135,12 @@ public enum StructuralDiff {
 
     let oldConstraints = old.constraints.map { normalized($0.text) }
     let newConstraints = new.constraints.map { normalized($0.text) }
-    for c in new.constraints where !oldConstraints.contains(normalized(c.text)) { add(.added, "constraint", c.text, "", c.line) }
-    for c in old.constraints where !newConstraints.contains(normalized(c.text)) { add(.removed, "constraint", c.text, "", c.line) }
+    for c in new.constraints where !oldConstraints.contains(normalized(c.text)) {
+      add(.added, "constraint", c.text, "", c.line)
+    }
+    for c in old.constraints where !newConstraints.contains(normalized(c.text)) {
+      add(.removed, "constraint", c.text, "", c.line)
+    }
     return (changes, renames)
   }
 
@@ -143,17 +163,19 @@ public enum StructuralDiff {
 
   /// What a step does, without its id: kind, then each response's rules as written.
   private static func signature(_ step: Step, _ model: SignInModel) -> [String] {
-    [step.kind.rawValue] + step.responses.map { r in
-      model.responses[r.response].name + ":" + r.rules.map { rule in
-        let outcome: String
-        switch rule.outcome {
-        case .step(let s): outcome = model.steps[s].id == step.id ? "self" : model.steps[s].id
-        case .route(let r): outcome = "route " + model.routes[r].name
-        case .error(let e): outcome = "error " + e
-        case .restart: outcome = "restart"
-        }
-        return normalized(rule.guardText) + "->" + outcome
-      }.joined(separator: "|")
-    }.sorted()
+    [step.kind.rawValue]
+      + step.responses.map { r in
+        model.responses[r.response].name + ":"
+          + r.rules.map { rule in
+            let outcome: String
+            switch rule.outcome {
+            case .step(let s): outcome = model.steps[s].id == step.id ? "self" : model.steps[s].id
+            case .route(let r): outcome = "route " + model.routes[r].name
+            case .error(let e): outcome = "error " + e
+            case .restart: outcome = "restart"
+            }
+            return normalized(rule.guardText) + "->" + outcome
+          }.joined(separator: "|")
+      }.sorted()
   }
 }

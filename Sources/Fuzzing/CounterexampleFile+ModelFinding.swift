@@ -87,7 +87,8 @@ extension CounterexampleFile {
     if property != .stepsReachable {
       configuration = model.configurationIndices.map { i in
         let domain = model.variables[i].domain
-        return domain.values.first { domain.render($0) == fuzzCase.configuration[model.variables[i].name] } ?? unassigned
+        return domain.values.first { domain.render($0) == fuzzCase.configuration[model.variables[i].name] }
+          ?? unassigned
       }
     }
     let report = ExplicitChecker(model: model, jobs: 1).check(invariants: [property], configuration: configuration)

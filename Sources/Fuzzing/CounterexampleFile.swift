@@ -98,7 +98,8 @@ package struct CounterexampleFile: Codable, Sendable, Equatable {
       return fnv1a64Hex(Array((model.name + "|" + client + "|").utf8) + Array(key)) + ".json"
     }
     let hash = fnv1a64Hex(Array((model.name + "|" + invariant + "|").utf8) + Array(key))
-    let safe = String(model.name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") ? $0 : "_" })
+    let safe = String(
+      model.name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") ? $0 : "_" })
     return "\(invariant)-\(safe)-\(hash).json"
   }
 
@@ -166,8 +167,10 @@ package struct CounterexampleFile: Codable, Sendable, Equatable {
 
   /// A readable rendering: configuration, then each call with expected and observed.
   package func explain() -> String {
-    var lines = ["\(model.name), client: \(client), seed \(seed)", "property: \(property)", "found: \(message)",
-                 "shrunk from \(originalLength) to \(shrunkLength) calls", "configuration:"]
+    var lines = [
+      "\(model.name), client: \(client), seed \(seed)", "property: \(property)", "found: \(message)",
+      "shrunk from \(originalLength) to \(shrunkLength) calls", "configuration:",
+    ]
     for (k, v) in fuzzCase.configuration.sorted(by: { $0.key < $1.key }) { lines.append("  \(k) = \(v)") }
     for (i, call) in calls.enumerated() {
       let number = String(i + 1).padding(toLength: 3, withPad: " ", startingAt: 0)

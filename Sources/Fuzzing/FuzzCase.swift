@@ -117,7 +117,8 @@ package struct CaseExecutor: Sendable {
     var unknownEnded = false
     for call in fuzzCase.calls {
       // After an unknown challenge the model's step is not the client's: only a new flow goes on.
-      let stepID = run.flowEnded || unknownEnded || call.function == .signIn
+      let stepID =
+        run.flowEnded || unknownEnded || call.function == .signIn
         ? (call.function == .confirmSignIn ? nil : model.steps[0].id) : run.oracle.stepID
       // Calls the generator never makes are not valid cases.
       if unknownEnded && call.function != .signIn {
@@ -139,10 +140,11 @@ package struct CaseExecutor: Sendable {
       unknownEnded = call.unknownChallenge
       execution.transitions.append(
         "\(record.stepBefore) / \(call.response) -> \(Self.transitionOutcome(record.modelOutcome))")
-      execution.calls.append(ObservedCall(
-        call: record.function, response: call.label,
-        stepBefore: record.stepBefore, expected: Self.describe(record.expected, record.expectedException),
-        observed: record.observation.description))
+      execution.calls.append(
+        ObservedCall(
+          call: record.function, response: call.label,
+          stepBefore: record.stepBefore, expected: Self.describe(record.expected, record.expectedException),
+          observed: record.observation.description))
       execution.states.append((run.oracle.valuation, unknownEnded ? nil : run.oracle.stepID))
       if let disagreement = record.disagreement {
         execution.failingCall = execution.calls.count - 1

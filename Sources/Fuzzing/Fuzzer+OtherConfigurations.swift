@@ -80,7 +80,8 @@ extension Fuzzer {
             }
             // Prefixes keep to plain answers: faults are the failing call's business.
             guard depth < maxPrefix, ResponseName(rawValue: name)?.isFault != true else { continue }
-            next.append(Node(oracle: after, calls: node.calls + [FuzzCall(response: name)], trail: node.trail + [label]))
+            next.append(
+              Node(oracle: after, calls: node.calls + [FuzzCall(response: name)], trail: node.trail + [label]))
           }
         }
         level = next

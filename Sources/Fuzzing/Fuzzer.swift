@@ -1,6 +1,6 @@
+import Conformance
 import Dispatch
 import Foundation
-import Conformance
 import ModelChecking
 import SignInClient
 import SignInModel
@@ -101,15 +101,19 @@ package struct Fuzzer: Sendable {
   static let biases: [[String: String]] = [
     ["user.phone": "false", "user.email": "false"],
     ["pool.mfa": "required", "user.phone": "false", "user.email": "false", "user.totpRegistered": "false"],
-    ["pool.mfa": "optional", "pool.sms": "true", "pool.totp": "true", "user.phone": "true",
-     "user.totpRegistered": "true",
-     "user.smsEnabled": "true", "user.totpEnabled": "true", "user.preferred": "none"],
+    [
+      "pool.mfa": "optional", "pool.sms": "true", "pool.totp": "true", "user.phone": "true",
+      "user.totpRegistered": "true",
+      "user.smsEnabled": "true", "user.totpEnabled": "true", "user.preferred": "none",
+    ],
     ["pool.authFlow": "userAuth", "pool.preferredFirstFactor": "SMS_OTP", "user.phone": "false"],
     ["pool.authFlow": "customWithoutSRP"],
     // Issue 11: a username with no user, with and without PreventUserExistenceErrors.
     ["user.exists": "false", "user.status": "confirmed"],
-    ["user.exists": "false", "user.status": "confirmed", "pool.preventUserExistenceErrors": "true",
-     "pool.authFlow": "customWithoutSRP"],
+    [
+      "user.exists": "false", "user.status": "confirmed", "pool.preventUserExistenceErrors": "true",
+      "pool.authFlow": "customWithoutSRP",
+    ],
   ]
 
   func configuration(_ rng: inout SplitMix64) -> [String: String] {
@@ -210,7 +214,10 @@ package struct Fuzzer: Sendable {
       var pick = Double(rng.next() % 1_000_000) / 1_000_000 * weights.reduce(0, +)
       var response = choices[choices.count - 1]
       for (c, w) in zip(choices, weights) {
-        if pick < w { response = c; break }
+        if pick < w {
+          response = c
+          break
+        }
         pick -= w
       }
       guard let outcome = try? oracle.respond(response) else { break }

@@ -67,12 +67,13 @@ package indirect enum ITFValue: Sendable, Equatable, Codable {
     case ("#set", .list(let items)): return .set(items)
     case ("#tup", .list(let items)): return .tuple(items)
     case ("#map", .list(let pairs)):
-      return .map(try pairs.map { pair in
-        guard case .list(let kv) = pair, kv.count == 2 else {
-          throw Malformed(description: "a #map entry must be a [key, value] pair")
-        }
-        return MapEntry(key: kv[0], value: kv[1])
-      })
+      return .map(
+        try pairs.map { pair in
+          guard case .list(let kv) = pair, kv.count == 2 else {
+            throw Malformed(description: "a #map entry must be a [key, value] pair")
+          }
+          return MapEntry(key: kv[0], value: kv[1])
+        })
     case ("#unserializable", .string(let text)): return .unserializable(text)
     default: throw Malformed(description: "\(tag) is not an ITF tag with that content")
     }

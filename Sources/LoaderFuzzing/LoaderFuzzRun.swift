@@ -61,7 +61,8 @@ public struct LoaderFuzzRun {
     let kinds: [(String, String)] = [
       ("not UTF-8", "not UTF-8"), ("control character", "control character"), ("YAML syntax", "YAML syntax"),
       ("expands to more than", "alias bomb"), ("YAML nesting", "YAML depth"), ("YAML aliases", "YAML aliases"),
-      ("nests deeper", "expression depth"), ("levels deep", "expression depth"), ("nodes; the limit", "expression size"),
+      ("nests deeper", "expression depth"), ("levels deep", "expression depth"),
+      ("nodes; the limit", "expression size"),
       ("the integer", "integer literal"), ("can reach", "value bounds"), ("a range may have", "domain size"),
       ("the bounds of", "domain bounds"), ("empty", "empty"), ("duplicate", "duplicate"), ("unknown", "unknown name"),
       ("must be", "wrong type"), ("missing", "missing key"),

@@ -1,4 +1,5 @@
 import ModelChecking
+
 /// Seeded, structure-aware mutations of a model file's text, for fuzzing the loader: keys
 /// dropped, duplicated or retyped, lines swapped or re-indented, alias bombs, deep nesting,
 /// huge numbers and huge domains, odd bytes and text that is not UTF-8.
@@ -26,7 +27,9 @@ public struct ModelTextMutator {
     return (join(lines), kinds)
   }
 
-  func split(_ bytes: [UInt8]) -> [[UInt8]] { bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init) }
+  func split(_ bytes: [UInt8]) -> [[UInt8]] {
+    bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
+  }
   func join(_ lines: [[UInt8]]) -> [UInt8] { Array(lines.joined(separator: [0x0A])) }
 
   func apply(_ kind: Kind, to lines: inout [[UInt8]], _ rng: inout SplitMix64) {
@@ -42,13 +45,19 @@ public struct ModelTextMutator {
       }
     case .swapLines: lines.swapAt(i, rng.below(lines.count))
     case .reindent:
-      if rng.below(2) == 0 { lines[i] = Array("  ".utf8) + lines[i] } else { lines[i] = Array(lines[i].drop { $0 == 32 }) }
+      if rng.below(2) == 0 {
+        lines[i] = Array("  ".utf8) + lines[i]
+      } else {
+        lines[i] = Array(lines[i].drop { $0 == 32 })
+      }
     case .truncate: lines.removeSubrange(i...)
     case .aliasBomb: lines = aliasBomb(rng.below(3)) + lines
     case .deepNesting: replaceGuard(in: &lines, with: deep(&rng), &rng)
     case .hugeNumber:
-      let numbers = ["9223372036854775807 + 1", "99999999999999999999999", "2147483647 + 2147483647",
-                     "0 - 2147483648 - 1", "9223372036854775808"]
+      let numbers = [
+        "9223372036854775807 + 1", "99999999999999999999999", "2147483647 + 2147483647",
+        "0 - 2147483648 - 1", "9223372036854775808",
+      ]
       replaceGuard(in: &lines, with: "flow.retries < " + numbers[rng.below(numbers.count)], &rng)
     case .hugeDomain:
       let domains = ["0..9223372036854775807", "0..1000000000", "-9223372036854775808..0", "5..1", "1..4097"]
@@ -59,11 +68,15 @@ public struct ModelTextMutator {
       let odd: [UInt8] = [0x00, 0x07, 0x08, 0x0B, 0x0C, 0x1B, 0x7F, 0x09, 0x0D]
       lines[i].insert(odd[rng.below(odd.count)], at: rng.below(lines[i].count + 1))
     case .notUTF8:
-      let bad: [[UInt8]] = [[0xFF], [0xC3], [0xE2, 0x82], [0xED, 0xA0, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xC0, 0xAF]]
+      let bad: [[UInt8]] = [
+        [0xFF], [0xC3], [0xE2, 0x82], [0xED, 0xA0, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xC0, 0xAF],
+      ]
       lines[i].insert(contentsOf: bad[rng.below(bad.count)], at: rng.below(lines[i].count + 1))
     case .yamlToken:
-      let tokens = ["&a ", "*a", "<<: *a", "!!binary ", "%YAML 1.1", "---", "...", "| ", ">- ", "\"", "'", "{", "[",
-                    "? ", "- ", "#", "@", "`", "!tag ", "&x [*x]", "*missing"]
+      let tokens = [
+        "&a ", "*a", "<<: *a", "!!binary ", "%YAML 1.1", "---", "...", "| ", ">- ", "\"", "'", "{", "[",
+        "? ", "- ", "#", "@", "`", "!tag ", "&x [*x]", "*missing",
+      ]
       lines[i].insert(contentsOf: Array(tokens[rng.below(tokens.count)].utf8), at: rng.below(lines[i].count + 1))
     case .emptyOrBlank:
       let blank = [[], ["   "], ["# only a comment"], ["---"], ["\u{FEFF}"], ["~"]][rng.below(6)]

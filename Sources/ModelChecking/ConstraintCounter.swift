@@ -122,7 +122,12 @@ public struct ConstraintCounter: Sendable {
     var parts: [[Expr]] = []
     for (x, vars) in zip(xs, reads) {
       let root = vars.first.map(find) ?? -1
-      if let i = byRoot[root] { parts[i].append(x) } else { byRoot[root] = parts.count; parts.append([x]) }
+      if let i = byRoot[root] {
+        parts[i].append(x)
+      } else {
+        byRoot[root] = parts.count
+        parts.append([x])
+      }
     }
     return parts
   }

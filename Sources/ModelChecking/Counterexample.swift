@@ -25,7 +25,10 @@ public struct TraceStep: Sendable, Codable, Equatable {
   /// Lines of the model rules that decided the outcome (step rule, then route rules).
   public let ruleLines: [Int]
 
-  public init(call: String, response: String, stepBefore: String, outcome: TraceOutcome, changes: [String: String], ruleLines: [Int]) {
+  public init(
+    call: String, response: String, stepBefore: String, outcome: TraceOutcome, changes: [String: String],
+    ruleLines: [Int]
+  ) {
     self.call = call
     self.response = response
     self.stepBefore = stepBefore
@@ -55,7 +58,9 @@ public struct Counterexample: Sendable, Codable, Equatable {
   /// For a cycle: the index in `steps` where the repeating part begins.
   public let loopStartsAt: Int?
 
-  public init(invariant: Invariant, message: String, configuration: [Assignment], steps: [TraceStep], loopStartsAt: Int?) {
+  public init(
+    invariant: Invariant, message: String, configuration: [Assignment], steps: [TraceStep], loopStartsAt: Int?
+  ) {
     self.invariant = invariant
     self.message = message
     self.configuration = configuration

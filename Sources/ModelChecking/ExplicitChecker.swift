@@ -56,7 +56,9 @@ public struct ExplicitChecker: Sendable {
       var next: [WorkItem] = []
       for item in frontier where !budget.exhausted {
         switch explore(item, cache: &sequentialCache, budget: budget) {
-        case .done(let leaf): sequential.add(leaf); _ = budget.charge(leaf)
+        case .done(let leaf):
+          sequential.add(leaf)
+          _ = budget.charge(leaf)
         case .fork(let children): next.append(contentsOf: children)
         }
       }
@@ -234,17 +236,23 @@ final class Partials: @unchecked Sendable {
   init() { items = [] }
   /// Hands out work items one at a time, so workers that finish early take more.
   func nextItem(below count: Int) -> Int? {
-    lock.lock(); defer { lock.unlock() }
+    lock.lock()
+    defer { lock.unlock() }
     guard next < count else { return nil }
     next += 1
     return next - 1
   }
   func store(_ aggregate: Aggregate, at index: Int) {
-    lock.lock(); defer { lock.unlock() }
+    lock.lock()
+    defer { lock.unlock() }
     while items.count <= index { items.append(nil) }
     items[index] = aggregate
   }
-  func all() -> [Aggregate] { lock.lock(); defer { lock.unlock() }; return items.compactMap { $0 } }
+  func all() -> [Aggregate] {
+    lock.lock()
+    defer { lock.unlock() }
+    return items.compactMap { $0 }
+  }
 }
 
 /// Accumulates statistics and the shortest counterexample per invariant over classes.
@@ -283,9 +291,11 @@ struct Aggregate {
     witnessedProperties.formUnion(graph.witnessedProperties)
     let configuration = graph.assignments(for: leaf.representative)
     for (invariant, c) in graph.violations {
-      offer(invariant, Counterexample(
-        invariant: invariant, message: c.message, configuration: configuration, steps: c.steps,
-        loopStartsAt: c.loopStartsAt), key: leaf.key)
+      offer(
+        invariant,
+        Counterexample(
+          invariant: invariant, message: c.message, configuration: configuration, steps: c.steps,
+          loopStartsAt: c.loopStartsAt), key: leaf.key)
     }
     if leaf.canSignIn && !graph.doneReached && !graph.stoppedEarly {
       var (edges, ends) = graph.shortestPathToEnd()
@@ -295,11 +305,15 @@ struct Aggregate {
         (edges, then) = (point.edges, point.then)
         message += point.detail + "; "
       }
-      message += ends.isEmpty ? "every path gets stuck (a dead end or a cycle)"
+      message +=
+        ends.isEmpty
+        ? "every path gets stuck (a dead end or a cycle)"
         : "every path ends in " + ends.joined(separator: " or ")
       let c = graph.counterexample(.doneReachable, message, edges: edges, loopStart: nil, appending: then)
-      offer(.doneReachable, Counterexample(
-        invariant: .doneReachable, message: message, configuration: configuration, steps: c.steps, loopStartsAt: nil),
+      offer(
+        .doneReachable,
+        Counterexample(
+          invariant: .doneReachable, message: message, configuration: configuration, steps: c.steps, loopStartsAt: nil),
         key: leaf.key)
     }
     for (step, way) in graph.waysInNotTaken(structure) {
@@ -311,9 +325,11 @@ struct Aggregate {
       }
       let (edges, then) = graph.path(to: way.node, thenCalling: structure.system.branches[way.branch].response)
       let c = graph.counterexample(.stepsReachable, "", edges: edges, loopStart: nil, appending: then)
-      waysIn[step] = (Counterexample(
-        invariant: .stepsReachable, message: "", configuration: configuration, steps: c.steps, loopStartsAt: nil),
-        leaf.key)
+      waysIn[step] = (
+        Counterexample(
+          invariant: .stepsReachable, message: "", configuration: configuration, steps: c.steps, loopStartsAt: nil),
+        leaf.key
+      )
     }
   }
 
@@ -329,7 +345,8 @@ struct Aggregate {
         return structure.origin(of: b) + (guards.isEmpty ? "" : ", " + guards.joined(separator: " and "))
       }
       let place = "'\(model.steps[step].id)' (\(file):\(model.steps[step].line))"
-      return place + (ways.isEmpty ? ": no rule leads to it" : ": every way in is blocked: " + ways.joined(separator: "; "))
+      return place
+        + (ways.isEmpty ? ": no rule leads to it" : ": every way in is blocked: " + ways.joined(separator: "; "))
     }
     let message = "unreachable under every configuration: " + parts.joined(separator: " | ")
     let trace = missing.lazy.compactMap { waysIn[$0]?.0 }.first
@@ -360,8 +377,9 @@ struct Aggregate {
     witnessedProperties.formUnion(other.witnessedProperties)
     for (invariant, (counterexample, key)) in other.best { offer(invariant, counterexample, key: key) }
     for (step, (counterexample, key)) in other.waysIn {
-      if let (existing, existingKey) = waysIn[step], existing.length < counterexample.length
-        || (existing.length == counterexample.length && !key.lexicographicallyPrecedes(existingKey))
+      if let (existing, existingKey) = waysIn[step],
+        existing.length < counterexample.length
+          || (existing.length == counterexample.length && !key.lexicographicallyPrecedes(existingKey))
       {
         continue
       }
@@ -398,9 +416,12 @@ struct Aggregate {
         if let property = invariant.property(in: model), property.kind == .reachable,
           !witnessedProperties.contains(invariant)
         {
-          return InvariantResult(invariant: invariant, verdict: .violated(Counterexample(
-            invariant: invariant, message: PropertyMessages.unreachable(property), configuration: [], steps: [],
-            loopStartsAt: nil)))
+          return InvariantResult(
+            invariant: invariant,
+            verdict: .violated(
+              Counterexample(
+                invariant: invariant, message: PropertyMessages.unreachable(property), configuration: [], steps: [],
+                loopStartsAt: nil)))
         }
       }
       return InvariantResult(invariant: invariant, verdict: .holds)

@@ -37,11 +37,16 @@ final class LimitBudget: @unchecked Sendable {
     self.progress = progress
   }
 
-  var exhausted: Bool { lock.lock(); defer { lock.unlock() }; return reason != nil }
+  var exhausted: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return reason != nil
+  }
 
   /// States one more class may explore before `--max-states` is passed.
   var remainingStates: Int {
-    lock.lock(); defer { lock.unlock() }
+    lock.lock()
+    defer { lock.unlock() }
     return max(0, limits.maxStates - states)
   }
 
@@ -51,7 +56,8 @@ final class LimitBudget: @unchecked Sendable {
   func charge(_ leaf: ExplicitChecker.Leaf) -> Bool {
     guard let graph = leaf.graph else { return !exhausted }
     let depth = graph.depth.last ?? 0
-    lock.lock(); defer { lock.unlock() }
+    lock.lock()
+    defer { lock.unlock() }
     states += graph.keys.count
     classes += 1
     if let progress {

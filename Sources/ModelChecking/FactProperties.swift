@@ -72,9 +72,10 @@ public struct FactProperties: Sendable {
       case .step, .route: return nil
       }
       let flags = [model.builtins.firstFactorVerified, model.builtins.mfaVerified]
-      return .or(flags.map { flag in
-        .and([.equal(.variable(flag), .constant(0)), .notEqual(post(flag), .constant(0))])
-      })
+      return .or(
+        flags.map { flag in
+          .and([.equal(.variable(flag), .constant(0)), .notEqual(post(flag), .constant(0))])
+        })
     default:
       return nil
     }

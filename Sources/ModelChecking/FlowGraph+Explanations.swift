@@ -49,8 +49,10 @@ extension FlowGraph {
     let branch = system.branches[way.branch]
     let response = model.responses[branch.response].name
     let blocked = structure.guards(of: way.branch, blockedIn: valuation(of: node))
-    var detail = "the furthest step reached is \(here); there \(response) leads towards done (to '"
-      + "\(model.steps[way.target].id)') only if " + (blocked.isEmpty ? "its rules apply" : blocked.joined(separator: " and "))
+    var detail =
+      "the furthest step reached is \(here); there \(response) leads towards done (to '"
+      + "\(model.steps[way.target].id)') only if "
+      + (blocked.isEmpty ? "its rules apply" : blocked.joined(separator: " and "))
       + " holds, which it does not for this configuration"
     let (edges, then) = path(to: node, thenCalling: branch.response)
     if then.isEmpty, let last = edges.last, let line = self.edges[last].ruleLines.last {

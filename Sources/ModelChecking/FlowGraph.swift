@@ -138,9 +138,10 @@ struct FlowGraph {
     if current == 0 { try checkPropertiesAtStart() }
     try checkFacts(atNode: current, step: key.step)
     if step.isSignedIn != (step.kind == .signedIn) {
-      record(.isSignedInIffDone, atNode: current,
-             "step '\(step.id)' reports isSignedIn = \(step.isSignedIn) but "
-               + "\(step.kind == .signedIn ? "is" : "is not") the done step")
+      record(
+        .isSignedInIffDone, atNode: current,
+        "step '\(step.id)' reports isSignedIn = \(step.isSignedIn) but "
+          + "\(step.kind == .signedIn ? "is" : "is not") the done step")
     }
     if step.isTerminal {
       if step.kind == .signedIn { doneReached = true }
@@ -168,8 +169,9 @@ struct FlowGraph {
       }
     }
     if outEdges[current].isEmpty {
-      record(.terminates, atNode: current, "dead end: no response leads anywhere from step '\(step.id)'",
-             then: firstMismatch)
+      record(
+        .terminates, atNode: current, "dead end: no response leads anywhere from step '\(step.id)'",
+        then: firstMismatch)
     }
   }
 
@@ -180,9 +182,10 @@ struct FlowGraph {
     for (option, when) in offers.conditions where try when.holds(values) {
       offered.append(set.options[option].name)
       if try !set.options[option].usable.holds(values) {
-        record(.offersAreUsable, atNode: node,
-               "step '\(step.id)' offers \(set.options[option].name), which this user cannot use "
-                 + "(\(set.options[option].text) is false)")
+        record(
+          .offersAreUsable, atNode: node,
+          "step '\(step.id)' offers \(set.options[option].name), which this user cannot use "
+            + "(\(set.options[option].text) is false)")
       }
     }
     if offered.isEmpty {
@@ -198,8 +201,9 @@ struct FlowGraph {
     for (offset, value) in flow.enumerated() where !model.variables[flowStart + offset].domain.contains(value) {
       let variable = model.variables[flowStart + offset]
       let edge = appendEdge(from: from, to: from, response: response, branch: branch)
-      record(.staysInDomain, atEdge: edge,
-             "'\(variable.name)' is set to \(value), outside its domain \(variable.domain.spelling)")
+      record(
+        .staysInDomain, atEdge: edge,
+        "'\(variable.name)' is set to \(value), outside its domain \(variable.domain.spelling)")
       return
     }
     let key: NodeKey
@@ -219,9 +223,10 @@ struct FlowGraph {
     let authFailedBefore = values[model.builtins.authFailed] != 0
     if branch.failsAuthentication { witnessedFailAuthentication = true }
     if authFailedBefore || branch.failsAuthentication, case .step(let s) = branch.outcome {
-      record(.failAuthenticationRestarts, atEdge: edge,
-             "the define trigger failed authentication, yet the flow goes on to step '\(model.steps[s].id)' "
-               + "without a new signIn")
+      record(
+        .failAuthenticationRestarts, atEdge: edge,
+        "the define trigger failed authentication, yet the flow goes on to step '\(model.steps[s].id)' "
+          + "without a new signIn")
     }
     if case .step(let s) = branch.outcome, model.steps[s].kind == .signedIn {
       if after[model.builtins.firstFactorVerified] == 0 {
@@ -229,8 +234,9 @@ struct FlowGraph {
       } else if let required = model.mfaRequired, try required.holds(after) {
         witnessedRequiredMFA = true
         if after[model.builtins.mfaVerified] == 0 {
-          record(.noFactorSkipped, atEdge: edge,
-                 "reached '\(model.steps[s].id)' without an MFA factor although mfaRequired holds")
+          record(
+            .noFactorSkipped, atEdge: edge,
+            "reached '\(model.steps[s].id)' without an MFA factor although mfaRequired holds")
         }
       }
     }
@@ -264,8 +270,14 @@ struct FlowGraph {
       for e in outEdges[n] {
         let t = edges[e].to
         guard t >= 0, components[t] == component else { continue }
-        if t == entry { closing = e; break search }
-        if previous[t] == nil { previous[t] = e; queue.append(t) }
+        if t == entry {
+          closing = e
+          break search
+        }
+        if previous[t] == nil {
+          previous[t] = e
+          queue.append(t)
+        }
       }
     }
     guard let closing else { return }
@@ -301,16 +313,22 @@ struct FlowGraph {
     }
     for root in 0..<count where indexOf[root] < 0 {
       var work: [(Int, [Int], Int)] = [(root, successors(root), 0)]
-      indexOf[root] = nextIndex; low[root] = nextIndex; nextIndex += 1
-      stack.append(root); onStack[root] = true
+      indexOf[root] = nextIndex
+      low[root] = nextIndex
+      nextIndex += 1
+      stack.append(root)
+      onStack[root] = true
       while !work.isEmpty {
         let (n, succ, i) = work[work.count - 1]
         if i < succ.count {
           work[work.count - 1].2 += 1
           let m = succ[i]
           if indexOf[m] < 0 {
-            indexOf[m] = nextIndex; low[m] = nextIndex; nextIndex += 1
-            stack.append(m); onStack[m] = true
+            indexOf[m] = nextIndex
+            low[m] = nextIndex
+            nextIndex += 1
+            stack.append(m)
+            onStack[m] = true
             work.append((m, successors(m), 0))
           } else if onStack[m] {
             low[n] = min(low[n], indexOf[m])
@@ -353,7 +371,8 @@ struct FlowGraph {
 
   /// Records a violation at `node`; `then` is the call made there that shows it (a route-level
   /// finding: the response whose rules do not decide one outcome).
-  fileprivate mutating func record(_ invariant: Invariant, atNode node: Int, _ message: String, then: TraceStep? = nil) {
+  fileprivate mutating func record(_ invariant: Invariant, atNode node: Int, _ message: String, then: TraceStep? = nil)
+  {
     guard violations[invariant] == nil else { return }
     violations[invariant] = counterexample(
       invariant, message, edges: path(to: node), loopStart: nil, appending: then.map { [$0] } ?? [])
@@ -406,9 +425,10 @@ struct FlowGraph {
           changes[variable.name] = "\(variable.domain.render(source.flow[offset])) -> \(variable.domain.render(value))"
         }
       }
-      steps.append(TraceStep(
-        call: source.step == 0 ? "signIn" : "confirmSignIn", response: model.responses[edge.response].name,
-        stepBefore: before, outcome: outcome, changes: changes, ruleLines: edge.ruleLines))
+      steps.append(
+        TraceStep(
+          call: source.step == 0 ? "signIn" : "confirmSignIn", response: model.responses[edge.response].name,
+          stepBefore: before, outcome: outcome, changes: changes, ruleLines: edge.ruleLines))
     }
     return Counterexample(
       invariant: invariant, message: message, configuration: assignments, steps: steps + extra,
@@ -421,9 +441,13 @@ struct FlowGraph {
     var best: Int? = nil
     for (n, key) in keys.enumerated() {
       let label: String?
-      if key.step < 0 { label = "restart: \(key.reason)" }
-      else if model.steps[key.step].isTerminal { label = "step \(model.steps[key.step].id)" }
-      else { label = nil }
+      if key.step < 0 {
+        label = "restart: \(key.reason)"
+      } else if model.steps[key.step].isTerminal {
+        label = "step \(model.steps[key.step].id)"
+      } else {
+        label = nil
+      }
       guard let label else { continue }
       if !ends.contains(label) { ends.append(label) }
       if best == nil { best = n }
@@ -451,7 +475,8 @@ extension FlowGraph {
   ) throws(UnassignedVariable) {
     for check in system.branchChecks[index] where violations[check.invariant] == nil {
       if try check.condition.holds(values) {
-        let message = FactProperties(model: model).explain(check.invariant, branch: branch, before: values, after: after)
+        let message = FactProperties(model: model).explain(
+          check.invariant, branch: branch, before: values, after: after)
         record(check.invariant, atEdge: edge, message)
       }
     }
@@ -518,12 +543,18 @@ extension FlowGraph {
         open[n] += 1
         predecessors[edges[e].to].append(n)
       }
-      if open[n] == 0 { good[n] = true; queue.append(n) }
+      if open[n] == 0 {
+        good[n] = true
+        queue.append(n)
+      }
     }
     while let n = queue.popLast() {
       for p in predecessors[n] where !good[p] {
         open[p] -= 1
-        if open[p] == 0 { good[p] = true; queue.append(p) }
+        if open[p] == 0 {
+          good[p] = true
+          queue.append(p)
+        }
       }
     }
     return good

@@ -71,8 +71,10 @@ public struct ModelSimulator: Sendable {
     var values = [Int](repeating: unassigned, count: model.variables.count)
     for (name, text) in configuration {
       guard let i = model.variableIndex(named: name), model.variables[i].scope == .configuration else {
-        throw .unknownVariable(name, suggestion: Suggestions.closest(
-          to: name, among: model.configurationIndices.map { model.variables[$0].name }))
+        throw .unknownVariable(
+          name,
+          suggestion: Suggestions.closest(
+            to: name, among: model.configurationIndices.map { model.variables[$0].name }))
       }
       let domain = model.variables[i].domain
       guard let v = domain.values.first(where: { domain.render($0) == text }) else {
@@ -155,9 +157,10 @@ public struct ModelSimulator: Sendable {
         let d = model.variables[i].domain
         changes[model.variables[i].name] = "\(d.render(valuation[i])) -> \(d.render(after[i]))"
       }
-      trace.append(TraceStep(
-        call: current.kind == .entry ? "signIn" : "confirmSignIn", response: response, stepBefore: current.id,
-        outcome: outcome, changes: changes, ruleLines: branch.ruleLines))
+      trace.append(
+        TraceStep(
+          call: current.kind == .entry ? "signIn" : "confirmSignIn", response: response, stepBefore: current.id,
+          outcome: outcome, changes: changes, ruleLines: branch.ruleLines))
     }
     valuation = after
     lastRuleLines = branch.ruleLines

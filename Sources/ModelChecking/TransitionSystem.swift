@@ -100,10 +100,11 @@ public struct TransitionSystem: Sendable {
       if !step.isTerminal {
         for stepResponse in step.responses {
           let name = model.responses[stepResponse.response].name
-          perResponse.append(flatten(
-            stepResponse.rules, step: s, response: stepResponse.response,
-            place: "response '\(name)' at step '\(step.id)'", prefix: [], effects: [:],
-            failsAuthentication: false, lines: []))
+          perResponse.append(
+            flatten(
+              stepResponse.rules, step: s, response: stepResponse.response,
+              place: "response '\(name)' at step '\(step.id)'", prefix: [], effects: [:],
+              failsAuthentication: false, lines: []))
         }
       }
       decisions.append(perResponse)
@@ -130,9 +131,10 @@ public struct TransitionSystem: Sendable {
     for i in guards.indices {
       for j in guards.indices where j > i { several.append(.and([guards[i], guards[j]])) }
     }
-    ambiguities.append(Ambiguity(
-      step: step, response: response, place: place,
-      condition: .and(prefix + [.or([.and(none)] + several)])))
+    ambiguities.append(
+      Ambiguity(
+        step: step, response: response, place: place,
+        condition: .and(prefix + [.or([.and(none)] + several)])))
     var alternatives: [Alternative] = []
     for (rule, guardExpr) in zip(rules, guards) {
       var next = effects
@@ -146,11 +148,12 @@ public struct TransitionSystem: Sendable {
         alternatives.append(Alternative(line: rule.line, guardExpr: guardExpr, next: .decision(sub)))
       } else {
         alternatives.append(Alternative(line: rule.line, guardExpr: guardExpr, next: .branch(branches.count)))
-        branches.append(Branch(
-          step: step, response: response, guardExpr: .and(conditions), effects: next,
-          orderedEffects: next.sorted { $0.key < $1.key }.map { (variable: $0.key, value: $0.value) },
-          outcome: rule.outcome, failsAuthentication: fails, ruleLines: lines + [rule.line],
-          exception: rule.exception))
+        branches.append(
+          Branch(
+            step: step, response: response, guardExpr: .and(conditions), effects: next,
+            orderedEffects: next.sorted { $0.key < $1.key }.map { (variable: $0.key, value: $0.value) },
+            outcome: rule.outcome, failsAuthentication: fails, ruleLines: lines + [rule.line],
+            exception: rule.exception))
       }
     }
     return Decision(place: place, alternatives: alternatives)
@@ -178,8 +181,9 @@ public struct TransitionSystem: Sendable {
       matching.append(alternative)
     }
     if matching.count != 1 {
-      mismatches.append(Mismatch(
-        place: decision.place, matchingLines: matching.map(\.line), ruleLines: decision.alternatives.map(\.line)))
+      mismatches.append(
+        Mismatch(
+          place: decision.place, matchingLines: matching.map(\.line), ruleLines: decision.alternatives.map(\.line)))
     }
     for alternative in matching {
       switch alternative.next {

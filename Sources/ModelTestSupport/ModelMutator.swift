@@ -10,7 +10,10 @@ package struct ModelMutator: Sendable {
   package init(model: SignInModel) { self.model = model }
 
   /// Where a rule sits: in a step's response, or in a route.
-  private enum Site { case step(Int, Int, Int), route(Int, Int) }
+  private enum Site {
+    case step(Int, Int, Int)
+    case route(Int, Int)
+  }
 
   private var sites: [Site] {
     var result: [Site] = []
@@ -36,32 +39,43 @@ package struct ModelMutator: Sendable {
     var steps = model.steps
     switch kind {
     case 0:
-      newRule = Rule(guardExpr: .true, guardText: "true", effects: rule.effects, outcome: rule.outcome,
-                     failsAuthentication: rule.failsAuthentication, line: rule.line)
+      newRule = Rule(
+        guardExpr: .true, guardText: "true", effects: rule.effects, outcome: rule.outcome,
+        failsAuthentication: rule.failsAuthentication, line: rule.line)
       change = "guard at line \(rule.line) made true"
     case 1:
-      newRule = Rule(guardExpr: .not(rule.guardExpr), guardText: "!(\(rule.guardText))", effects: rule.effects,
-                     outcome: rule.outcome, failsAuthentication: rule.failsAuthentication, line: rule.line)
+      newRule = Rule(
+        guardExpr: .not(rule.guardExpr), guardText: "!(\(rule.guardText))", effects: rule.effects,
+        outcome: rule.outcome, failsAuthentication: rule.failsAuthentication, line: rule.line)
       change = "guard at line \(rule.line) negated"
     case 2:
       let target = 1 + Int(rng.next() % UInt64(model.steps.count - 1))
-      newRule = Rule(guardExpr: rule.guardExpr, guardText: rule.guardText, effects: rule.effects, outcome: .step(target),
-                     failsAuthentication: rule.failsAuthentication, line: rule.line)
+      newRule = Rule(
+        guardExpr: rule.guardExpr, guardText: rule.guardText, effects: rule.effects, outcome: .step(target),
+        failsAuthentication: rule.failsAuthentication, line: rule.line)
       change = "rule at line \(rule.line) now goes to \(model.steps[target].id)"
     case 3:
-      newRule = Rule(guardExpr: rule.guardExpr, guardText: rule.guardText, effects: rule.effects,
-                     outcome: .error("MutantError"), failsAuthentication: rule.failsAuthentication, line: rule.line)
+      newRule = Rule(
+        guardExpr: rule.guardExpr, guardText: rule.guardText, effects: rule.effects,
+        outcome: .error("MutantError"), failsAuthentication: rule.failsAuthentication, line: rule.line)
       change = "rule at line \(rule.line) now retries on the same step"
     case 4:
-      newRule = Rule(guardExpr: rule.guardExpr, guardText: rule.guardText, effects: [], outcome: rule.outcome,
-                     failsAuthentication: false, line: rule.line)
+      newRule = Rule(
+        guardExpr: rule.guardExpr, guardText: rule.guardText, effects: [], outcome: rule.outcome,
+        failsAuthentication: false, line: rule.line)
       change = "effects of the rule at line \(rule.line) dropped"
     case 5:
-      let flow = Array(model.flowIndices).filter { if case .range(let r) = model.variables[$0].domain { return r.count > 1 }; return false }
-      if let v = flow.isEmpty ? nil : flow[Int(rng.next() % UInt64(flow.count))], case .range(let r) = model.variables[v].domain {
+      let flow = Array(model.flowIndices).filter {
+        if case .range(let r) = model.variables[$0].domain { return r.count > 1 }
+        return false
+      }
+      if let v = flow.isEmpty ? nil : flow[Int(rng.next() % UInt64(flow.count))],
+        case .range(let r) = model.variables[v].domain
+      {
         let old = model.variables[v]
-        variables[v] = Variable(name: old.name, domain: .range(r.lowerBound...(r.upperBound - 1)), scope: old.scope,
-                                initial: old.initial, doc: old.doc, line: old.line)
+        variables[v] = Variable(
+          name: old.name, domain: .range(r.lowerBound...(r.upperBound - 1)), scope: old.scope,
+          initial: old.initial, doc: old.doc, line: old.line)
         change = "domain of \(old.name) shrunk to \(r.lowerBound)..\(r.upperBound - 1)"
       }
     default:
@@ -72,10 +86,12 @@ package struct ModelMutator: Sendable {
         var conditions = offers.conditions
         conditions[o] = (conditions[o].option, .true)
         let step = model.steps[s]
-        steps[s] = Step(id: step.id, summary: step.summary, kind: step.kind, isSignedIn: step.isSignedIn, names: step.names,
-                        offers: Offers(optionSet: offers.optionSet, conditions: conditions), responses: step.responses,
-                        notes: step.notes, line: step.line)
-        change = "step \(step.id) always offers \(model.optionSets[offers.optionSet].options[conditions[o].option].name)"
+        steps[s] = Step(
+          id: step.id, summary: step.summary, kind: step.kind, isSignedIn: step.isSignedIn, names: step.names,
+          offers: Offers(optionSet: offers.optionSet, conditions: conditions), responses: step.responses,
+          notes: step.notes, line: step.line)
+        change =
+          "step \(step.id) always offers \(model.optionSets[offers.optionSet].options[conditions[o].option].name)"
       }
     }
     if change.isEmpty { change = "no change" }
@@ -87,8 +103,9 @@ package struct ModelMutator: Sendable {
       var rules = responses[r].rules
       rules[i] = newRule
       responses[r] = StepResponse(response: responses[r].response, rules: rules, inherited: responses[r].inherited)
-      steps[s] = Step(id: step.id, summary: step.summary, kind: step.kind, isSignedIn: step.isSignedIn, names: step.names,
-                      offers: step.offers, responses: responses, notes: step.notes, line: step.line)
+      steps[s] = Step(
+        id: step.id, summary: step.summary, kind: step.kind, isSignedIn: step.isSignedIn, names: step.names,
+        offers: step.offers, responses: responses, notes: step.notes, line: step.line)
     case .route(let r, let i):
       var rules = routes[r].rules
       rules[i] = newRule

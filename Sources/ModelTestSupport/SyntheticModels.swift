@@ -14,8 +14,10 @@ package enum SyntheticModels {
     var variables: [Variable] = []
     for copy in 0..<factor {
       for v in model.variables.prefix(configCount) {
-        variables.append(Variable(name: v.name + (copy == 0 ? "" : "#\(copy + 1)"), domain: v.domain, scope: v.scope,
-                                  initial: v.initial, doc: v.doc, line: v.line))
+        variables.append(
+          Variable(
+            name: v.name + (copy == 0 ? "" : "#\(copy + 1)"), domain: v.domain, scope: v.scope,
+            initial: v.initial, doc: v.doc, line: v.line))
       }
     }
     let lane = variables.count
@@ -42,41 +44,59 @@ package enum SyntheticModels {
       let map = variableMap(copy)
       var g = r.guardExpr.substituting(map)
       if let extraGuard { g = .and([extraGuard, g]) }
-      return Rule(guardExpr: g, guardText: r.guardText, effects: r.effects.map { (flowIndex($0.variable), $0.value.substituting(map)) },
-                  outcome: outcome(r.outcome, copy), failsAuthentication: r.failsAuthentication, line: r.line)
+      return Rule(
+        guardExpr: g, guardText: r.guardText,
+        effects: r.effects.map { (flowIndex($0.variable), $0.value.substituting(map)) },
+        outcome: outcome(r.outcome, copy), failsAuthentication: r.failsAuthentication, line: r.line)
     }
     var optionSets: [OptionSet] = []
     for copy in 0..<factor {
       for set in model.optionSets {
-        optionSets.append(OptionSet(name: rename(set.name, copy), options: set.options.map {
-          OptionSet.Option(name: $0.name, usable: $0.usable.substituting(variableMap(copy)), text: $0.text)
-        }))
+        optionSets.append(
+          OptionSet(
+            name: rename(set.name, copy),
+            options: set.options.map {
+              OptionSet.Option(name: $0.name, usable: $0.usable.substituting(variableMap(copy)), text: $0.text)
+            }))
       }
     }
     // The entry: each response's rules from every copy, guarded by the lane.
     let entry = model.steps[0]
     let entryResponses = entry.responses.map { response in
-      StepResponse(response: response.response, rules: (0..<factor).flatMap { copy in
-        response.rules.map { rule($0, copy, extraGuard: .equal(.variable(lane), .constant(copy))) }
-      }, inherited: response.inherited)
+      StepResponse(
+        response: response.response,
+        rules: (0..<factor).flatMap { copy in
+          response.rules.map { rule($0, copy, extraGuard: .equal(.variable(lane), .constant(copy))) }
+        }, inherited: response.inherited)
     }
-    var steps = [Step(id: entry.id, summary: entry.summary, kind: entry.kind, isSignedIn: entry.isSignedIn, names: entry.names,
-                      offers: nil, responses: entryResponses, notes: entry.notes, line: entry.line)]
+    var steps = [
+      Step(
+        id: entry.id, summary: entry.summary, kind: entry.kind, isSignedIn: entry.isSignedIn, names: entry.names,
+        offers: nil, responses: entryResponses, notes: entry.notes, line: entry.line)
+    ]
     for copy in 0..<factor {
       for step in model.steps.dropFirst() {
         let offers = step.offers.map { o in
-          Offers(optionSet: copy * model.optionSets.count + o.optionSet,
-                 conditions: o.conditions.map { ($0.option, $0.when.substituting(variableMap(copy))) })
+          Offers(
+            optionSet: copy * model.optionSets.count + o.optionSet,
+            conditions: o.conditions.map { ($0.option, $0.when.substituting(variableMap(copy))) })
         }
-        steps.append(Step(id: rename(step.id, copy), summary: step.summary, kind: step.kind, isSignedIn: step.isSignedIn,
-                          names: step.names, offers: offers,
-                          responses: step.responses.map { StepResponse(response: $0.response, rules: $0.rules.map { rule($0, copy) }, inherited: $0.inherited) },
-                          notes: step.notes, line: step.line))
+        steps.append(
+          Step(
+            id: rename(step.id, copy), summary: step.summary, kind: step.kind, isSignedIn: step.isSignedIn,
+            names: step.names, offers: offers,
+            responses: step.responses.map {
+              StepResponse(response: $0.response, rules: $0.rules.map { rule($0, copy) }, inherited: $0.inherited)
+            },
+            notes: step.notes, line: step.line))
       }
     }
     var routes: [Route] = []
     for copy in 0..<factor {
-      for route in model.routes { routes.append(Route(name: rename(route.name, copy), rules: route.rules.map { rule($0, copy) }, line: route.line)) }
+      for route in model.routes {
+        routes.append(
+          Route(name: rename(route.name, copy), rules: route.rules.map { rule($0, copy) }, line: route.line))
+      }
     }
     let constraints = (0..<factor).flatMap { copy in
       model.constraints.map { Constraint(expr: $0.expr.substituting(variableMap(copy)), text: $0.text, line: $0.line) }
@@ -85,8 +105,9 @@ package enum SyntheticModels {
       guard let e else { return nil }
       return .or((0..<factor).map { .and([.equal(.variable(lane), .constant($0)), e.substituting(variableMap($0))]) })
     }
-    let builtins = Builtins(firstFactorVerified: flowIndex(model.builtins.firstFactorVerified),
-                            mfaVerified: flowIndex(model.builtins.mfaVerified), authFailed: flowIndex(model.builtins.authFailed))
+    let builtins = Builtins(
+      firstFactorVerified: flowIndex(model.builtins.firstFactorVerified),
+      mfaVerified: flowIndex(model.builtins.mfaVerified), authFailed: flowIndex(model.builtins.authFailed))
     return SignInModel(
       name: "\(model.name)-x\(factor)", generation: model.generation, summary: model.summary, file: model.file,
       contentHash: model.contentHash, platforms: model.platforms, sources: model.sources, variables: variables,

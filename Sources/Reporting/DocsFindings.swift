@@ -28,10 +28,12 @@ public enum DocsFindings {
     }
     for entry in result.unmatchedNotes {
       let lines = entry.note.pageLines.map { "lines \($0.lowerBound)-\($0.upperBound)" } ?? "no lines"
-      findings.append(.init(
-        ruleID: unmatchedRule, level: .note,
-        message: "the note (\(entry.note.kind ?? "no kind"), page \(entry.note.page ?? ""), \(lines)) matches no finding",
-        location: .init(file: entry.modelFile, line: entry.note.line)))
+      findings.append(
+        .init(
+          ruleID: unmatchedRule, level: .note,
+          message:
+            "the note (\(entry.note.kind ?? "no kind"), page \(entry.note.page ?? ""), \(lines)) matches no finding",
+          location: .init(file: entry.modelFile, line: entry.note.line)))
     }
     return SARIFLog(toolVersion: toolVersion, rules: rules, findings: findings)
   }

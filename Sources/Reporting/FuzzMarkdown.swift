@@ -27,8 +27,10 @@ public struct FuzzMarkdown: Sendable {
   public var neverExercised: [String]
   public var failures: [Failure]
 
-  public init(model: String, client: String, seed: String, shard: String, cases: Int, calls: Int, seconds: Double,
-              covered: Int, transitions: Int, neverExercised: [String], failures: [Failure]) {
+  public init(
+    model: String, client: String, seed: String, shard: String, cases: Int, calls: Int, seconds: Double,
+    covered: Int, transitions: Int, neverExercised: [String], failures: [Failure]
+  ) {
     self.model = model
     self.client = client
     self.seed = seed
@@ -44,15 +46,18 @@ public struct FuzzMarkdown: Sendable {
 
   public func render() -> String {
     var lines = ["## signin-spec fuzz: \(model), shard \(shard)", ""]
-    lines.append(failures.isEmpty
-      ? "✅ no failures"
-      : "❌ \(failures.count) failure\(failures.count == 1 ? "" : "s")")
+    lines.append(
+      failures.isEmpty
+        ? "✅ no failures"
+        : "❌ \(failures.count) failure\(failures.count == 1 ? "" : "s")")
     lines += ["", "| client | seed | cases | calls | seconds | transition coverage |", "|---|---|---|---|---|---|"]
-    lines.append("| \(client) | \(seed) | \(cases) | \(calls) | \(String(format2(seconds))) | \(covered)/\(transitions) |")
+    lines.append(
+      "| \(client) | \(seed) | \(cases) | \(calls) | \(String(format2(seconds))) | \(covered)/\(transitions) |")
     if !failures.isEmpty {
       lines += ["", "| failure | shrunk | saved as |", "|---|---|---|"]
       for f in failures {
-        lines.append("| \(VerifyFindings.cell(f.message)) | \(f.originalLength) → \(f.shrunkLength) calls | `\(f.file)` |")
+        lines.append(
+          "| \(VerifyFindings.cell(f.message)) | \(f.originalLength) → \(f.shrunkLength) calls | `\(f.file)` |")
       }
       lines += ["", "Replay with `signin-spec replay counterexamples` (seed \(seed))."]
     }

@@ -68,7 +68,8 @@ public struct JSONReport: Codable, Sendable {
           case .violated(let c): (verdict, reason, counterexample) = ("violated", c.message, c)
           }
           return InvariantEntry(
-            name: result.invariant.rawValue, meaning: result.invariant.meaning(in: report.model), verdict: verdict, reason: reason,
+            name: result.invariant.rawValue, meaning: result.invariant.meaning(in: report.model), verdict: verdict,
+            reason: reason,
             counterexample: counterexample, z3: z3Verdict, z3Seconds: z3Seconds)
         })
     }

@@ -12,8 +12,9 @@ public enum JUnitReport {
     xml.append("<testsuites name=\"signin-spec verify\" tests=\"\(tests)\" failures=\"\(failures)\">")
     for report in reports {
       let failed = report.results.filter { !$0.verdict.passed }.count
-      xml.append("  <testsuite name=\"\(escape(report.model.name))\" tests=\"\(report.results.count)\" "
-        + "failures=\"\(failed)\" time=\"\(String(format: "%.3f", report.statistics.seconds))\">")
+      xml.append(
+        "  <testsuite name=\"\(escape(report.model.name))\" tests=\"\(report.results.count)\" "
+          + "failures=\"\(failed)\" time=\"\(String(format: "%.3f", report.statistics.seconds))\">")
       let renderer = TraceRenderer(model: report.model, platform: platform)
       for result in report.results {
         let head = "    <testcase classname=\"\(escape(report.model.name))\" name=\"\(result.invariant.rawValue)\""

@@ -20,15 +20,17 @@ public enum LintFindings {
           return SARIFLog.Suppression(
             justification: reason, location: entry.map { .init(file: model.file, line: $0.line) })
         }
-        findings.append(.init(
-          ruleID: w.rule, level: .warning, message: "\(model.name): \(w.target): \(w.message)",
-          location: .init(file: w.file, line: w.line), suppression: suppression))
+        findings.append(
+          .init(
+            ruleID: w.rule, level: .warning, message: "\(model.name): \(w.target): \(w.message)",
+            location: .init(file: w.file, line: w.line), suppression: suppression))
       }
       for a in Linter(model: model).staleAcknowledgements(warnings) {
-        findings.append(.init(
-          ruleID: staleRule, level: .note,
-          message: "\(model.name): lint: entry [\(a.rule)] \(a.target) matches no warning",
-          location: .init(file: model.file, line: a.line)))
+        findings.append(
+          .init(
+            ruleID: staleRule, level: .note,
+            message: "\(model.name): lint: entry [\(a.rule)] \(a.target) matches no warning",
+            location: .init(file: model.file, line: a.line)))
       }
     }
     return SARIFLog(toolVersion: toolVersion, rules: rules, findings: findings)

@@ -170,9 +170,11 @@ public struct ModelExport: Codable, Sendable {
     if let e = model.mfaRequired { definitions["mfaRequired"] = printer.render(e.simplified()) }
     self.definitions = definitions
     optionSets = model.optionSets.map { set in
-      OptionSetEntry(name: set.name, options: set.options.map {
-        .init(name: $0.name, usable: printer.render($0.usable.simplified()))
-      })
+      OptionSetEntry(
+        name: set.name,
+        options: set.options.map {
+          .init(name: $0.name, usable: printer.render($0.usable.simplified()))
+        })
     }
     responses = model.responses.map { ResponseEntry(name: $0.name, summary: $0.summary) }
     steps = model.steps.map { step in
@@ -185,9 +187,11 @@ public struct ModelExport: Codable, Sendable {
       }
       let offers = step.offers.map { offers in
         let set = model.optionSets[offers.optionSet]
-        return StepEntry.Offers(optionSet: set.name, options: offers.conditions.map {
-          .init(option: set.options[$0.option].name, when: printer.render($0.when.simplified()))
-        })
+        return StepEntry.Offers(
+          optionSet: set.name,
+          options: offers.conditions.map {
+            .init(option: set.options[$0.option].name, when: printer.render($0.when.simplified()))
+          })
       }
       return StepEntry(
         id: step.id, kind: step.kind.rawValue, isSignedIn: step.isSignedIn, summary: step.summary, line: step.line,

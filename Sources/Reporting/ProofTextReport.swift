@@ -28,9 +28,13 @@ public enum ProofTextReport {
       case .violated(let c):
         lines.append("  VIOLATED            \(name)\(time)  \(result.method)")
         lines.append("      \(c.message)")
-        for line in renderer.configurationLines(c.configuration) where !c.configuration.isEmpty { lines.append("      \(line)") }
+        for line in renderer.configurationLines(c.configuration) where !c.configuration.isEmpty {
+          lines.append("      \(line)")
+        }
         if !c.steps.isEmpty {
-          lines.append("      counterexample (found by Z3, replayed by the explicit engine), \(c.length) call\(c.length == 1 ? "" : "s"):")
+          lines.append(
+            "      counterexample (found by Z3, replayed by the explicit engine), \(c.length) call\(c.length == 1 ? "" : "s"):"
+          )
           for line in renderer.traceLines(c) { lines.append("      \(line)") }
         }
       }

@@ -107,9 +107,11 @@ public struct SARIFLog: Sendable {
         result["suppressions"] = [object]
       }
       if let flow = finding.codeFlow, !flow.isEmpty {
-        result["codeFlows"] = [[
-          "threadFlows": [["locations": flow.map { ["location": Self.location($0)] }]]
-        ]]
+        result["codeFlows"] = [
+          [
+            "threadFlows": [["locations": flow.map { ["location": Self.location($0)] }]]
+          ]
+        ]
       }
       return result
     }

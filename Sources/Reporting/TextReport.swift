@@ -46,22 +46,30 @@ public enum TextReport {
     let s = report.statistics
     var lines: [String] = []
     lines.append("\(model.name) (\(model.file), generation \(model.generation))")
-    lines.append("  explicit search: \(s.configurationClasses.formatted()) configuration classes covering "
-      + "\(formatCount(s.configurations)) configurations, \(s.states.formatted()) states, "
-      + "\(s.transitions.formatted()) transitions in \(String(format: "%.2f", s.seconds)) s")
+    lines.append(
+      "  explicit search: \(s.configurationClasses.formatted()) configuration classes covering "
+        + "\(formatCount(s.configurations)) configurations, \(s.states.formatted()) states, "
+        + "\(s.transitions.formatted()) transitions in \(String(format: "%.2f", s.seconds)) s")
     let renderer = TraceRenderer(model: model, platform: platform)
     let nameWidth = ((Invariant.allCases + report.results.map(\.invariant)).map(\.rawValue.count).max() ?? 0) + 2
     if let proof {
-      lines.append("  Z3 (\(proof.results.first.map { $0.method.hasPrefix("Spacer") ? "Spacer" : "backward fixpoint" } ?? "-")): "
-        + "\(proof.results.count) invariants in \(String(format: "%.2f", proof.seconds)) s")
+      lines.append(
+        "  Z3 (\(proof.results.first.map { $0.method.hasPrefix("Spacer") ? "Spacer" : "backward fixpoint" } ?? "-")): "
+          + "\(proof.results.count) invariants in \(String(format: "%.2f", proof.seconds)) s")
     }
     for result in report.results {
       let name = result.invariant.rawValue.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
-      if let p = proof?.results.first(where: { $0.invariant == result.invariant }), EngineAgreement.disagree(result.verdict, p.verdict) {
-        lines.append("  DISAGREE  \(name)explicit engine: \(word(result.verdict)); \(EngineAgreement.summary(p.verdict))")
+      if let p = proof?.results.first(where: { $0.invariant == result.invariant }),
+        EngineAgreement.disagree(result.verdict, p.verdict)
+      {
+        lines.append(
+          "  DISAGREE  \(name)explicit engine: \(word(result.verdict)); \(EngineAgreement.summary(p.verdict))")
         lines.append("            this is a bug in signin-spec; please report it with this model")
       }
-      let z3 = proof?.results.first(where: { $0.invariant == result.invariant }).map { "  [\(EngineAgreement.summary($0.verdict))]" } ?? ""
+      let z3 =
+        proof?.results.first(where: { $0.invariant == result.invariant }).map {
+          "  [\(EngineAgreement.summary($0.verdict))]"
+        } ?? ""
       switch result.verdict {
       case .holds:
         lines.append("  holds     \(name)\(result.invariant.meaning(in: model))\(z3)")
@@ -75,7 +83,9 @@ public enum TextReport {
           for line in renderer.configurationLines(counterexample.configuration) { lines.append("            \(line)") }
         }
         if !counterexample.steps.isEmpty {
-          lines.append("            shortest counterexample, \(counterexample.length) call\(counterexample.length == 1 ? "" : "s"):")
+          lines.append(
+            "            shortest counterexample, \(counterexample.length) call\(counterexample.length == 1 ? "" : "s"):"
+          )
           for line in renderer.traceLines(counterexample) { lines.append("            \(line)") }
         }
       }

@@ -52,8 +52,9 @@ public struct TraceRenderer: Sendable {
         lines.append("       \(name): \(change)")
       }
       if !step.ruleLines.isEmpty {
-        lines.append("       rule\(step.ruleLines.count > 1 ? "s" : ""): \(model.file):"
-          + step.ruleLines.map(String.init).joined(separator: ", "))
+        lines.append(
+          "       rule\(step.ruleLines.count > 1 ? "s" : ""): \(model.file):"
+            + step.ruleLines.map(String.init).joined(separator: ", "))
       }
     }
     if let loop = counterexample.loopStartsAt {

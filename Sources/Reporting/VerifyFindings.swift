@@ -21,18 +21,21 @@ public enum VerifyFindings {
         switch result.verdict {
         case .holds: continue
         case .vacuous(let reason):
-          findings.append(.init(
-            ruleID: result.invariant.rawValue, level: .error,
-            message: "\(model.name): \(result.invariant.rawValue) holds only vacuously: \(reason)",
-            location: .init(file: model.file, line: 1)))
+          findings.append(
+            .init(
+              ruleID: result.invariant.rawValue, level: .error,
+              message: "\(model.name): \(result.invariant.rawValue) holds only vacuously: \(reason)",
+              location: .init(file: model.file, line: 1)))
         case .violated(let counterexample):
           let flow = codeFlow(counterexample, model: model, platform: platform)
           let configuration = counterexample.configuration.compactMap { a in a.value.map { "\(a.variable) = \($0)" } }
-          let message = "\(model.name): \(result.invariant.rawValue) is violated: \(counterexample.message)"
+          let message =
+            "\(model.name): \(result.invariant.rawValue) is violated: \(counterexample.message)"
             + (configuration.isEmpty ? "" : " (configuration: \(configuration.joined(separator: ", ")))")
-          findings.append(.init(
-            ruleID: result.invariant.rawValue, level: .error, message: message,
-            location: flow.last ?? .init(file: model.file, line: 1), codeFlow: flow))
+          findings.append(
+            .init(
+              ruleID: result.invariant.rawValue, level: .error, message: message,
+              location: flow.last ?? .init(file: model.file, line: 1), codeFlow: flow))
         }
       }
     }
@@ -52,7 +55,8 @@ public enum VerifyFindings {
       case .undetermined(let place): outcome = "no single outcome: \(place)"
       }
       let loop = counterexample.loopStartsAt == i ? " (from here the calls repeat)" : ""
-      return .init(file: model.file, line: line, message: "\(i + 1). \(step.call)(\(step.response)) -> \(outcome)\(loop)")
+      return .init(
+        file: model.file, line: line, message: "\(i + 1). \(step.call)(\(step.response)) -> \(outcome)\(loop)")
     }
   }
 
@@ -83,7 +87,9 @@ public enum VerifyFindings {
         case .vacuous(let reason):
           lines += ["", "### \(report.model.name): `\(result.invariant.rawValue)` is vacuous", "", cell(reason)]
         case .violated(let c):
-          lines += ["", "### \(report.model.name): `\(result.invariant.rawValue)` is violated", "", cell(c.message), ""]
+          lines += [
+            "", "### \(report.model.name): `\(result.invariant.rawValue)` is violated", "", cell(c.message), "",
+          ]
           lines.append("```")
           lines += renderer.configurationLines(c.configuration) + renderer.traceLines(c)
           lines.append("```")

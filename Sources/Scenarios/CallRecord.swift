@@ -61,7 +61,8 @@ public struct CallRecord: Sendable, Equatable {
   /// The call as a JSON object (every key present; null where it does not apply).
   public var jsonObject: [String: String?] {
     [
-      "call": call, "response": response.isEmpty ? nil : response, "outcome": kind.rawValue, "stepId": stepID, "step": step,
+      "call": call, "response": response.isEmpty ? nil : response, "outcome": kind.rawValue, "stepId": stepID,
+      "step": step,
       "error": error, "reason": reason,
     ]
   }

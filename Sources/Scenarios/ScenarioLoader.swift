@@ -58,8 +58,9 @@ final class ScenarioFileReader {
   init(file: String) { self.file = file }
 
   func report(_ node: Node?, _ message: String) {
-    diagnostics.append(ModelDiagnostic(
-      file: file, line: node?.mark?.line ?? 0, column: node?.mark?.column ?? 0, message: message))
+    diagnostics.append(
+      ModelDiagnostic(
+        file: file, line: node?.mark?.line ?? 0, column: node?.mark?.column ?? 0, message: message))
   }
 
   func read(models: inout [String: SignInModel]) -> [Scenario] {

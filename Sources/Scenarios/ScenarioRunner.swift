@@ -7,9 +7,10 @@ public struct ScenarioResult: Sendable {
   public let refusal: String?
 
   public var passed: Bool {
-    refusal == nil && zip(scenario.calls, observed).allSatisfy { call, record in
-      record.map { call.expected.matches($0) } ?? false
-    }
+    refusal == nil
+      && zip(scenario.calls, observed).allSatisfy { call, record in
+        record.map { call.expected.matches($0) } ?? false
+      }
   }
 
   /// The failure: the expected trace beside the observed one, a mark on each difference.

@@ -137,8 +137,10 @@ public struct SimulationSession: Sendable {
   /// The `platforms:` entry for this platform of the innermost rule the last response followed.
   private func platformForm() -> PlatformOutcome.Form? {
     guard let simulator else { return nil }
-    return simulator.lastRuleLines.reversed().lazy.compactMap { self.rulesByLine[$0]?.platformOutcomes.form(on: self.platform) }
-      .first
+    return simulator.lastRuleLines.reversed().lazy.compactMap {
+      self.rulesByLine[$0]?.platformOutcomes.form(on: self.platform)
+    }
+    .first
   }
 
   /// `record` as the platform reports it: the flow is where the rule left it.
@@ -189,7 +191,9 @@ public struct SimulationSession: Sendable {
 
   /// The index of a step the simulator named (it names only the model's steps).
   private func stepIndex(_ id: String) -> Int {
-    guard let s = model.stepIndex(named: id) else { preconditionFailure("the simulator named no step of the model: \(id)") }
+    guard let s = model.stepIndex(named: id) else {
+      preconditionFailure("the simulator named no step of the model: \(id)")
+    }
     return s
   }
 

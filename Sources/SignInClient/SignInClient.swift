@@ -78,7 +78,9 @@ public actor SignInClient {
 
   /// Starts a sign-in. A sign-in already in progress is cancelled first; a signed-in user
   /// must sign out first.
-  public func signIn(username: String, password: String?, options: SignInOptions = SignInOptions()) async throws(AuthError) -> AuthSignInResult {
+  public func signIn(username: String, password: String?, options: SignInOptions = SignInOptions())
+    async throws(AuthError) -> AuthSignInResult
+  {
     if case .signedIn = state {
       throw .invalidState("There is already a user in signedIn state. SignOut the user first before calling signIn")
     }
@@ -154,14 +156,18 @@ public actor SignInClient {
       }
       return try await run(username: username) { () throws(AuthError) -> JSONObject in
         if type == .totp { return try await self.startTOTPSetup(challenge) }
-        return ["ChallengeName": .string("MFA_SETUP"), "Session": challenge.session.map { .string($0) } ?? .null,
-                "ChallengeParameters": .object(["MFAS_CAN_SETUP": .string("[\"EMAIL_OTP\"]")])]
+        return [
+          "ChallengeName": .string("MFA_SETUP"), "Session": challenge.session.map { .string($0) } ?? .null,
+          "ChallengeParameters": .object(["MFAS_CAN_SETUP": .string("[\"EMAIL_OTP\"]")]),
+        ]
       }
     case .continueSignInWithTOTPSetup:
       return try await run(username: username) { () throws(AuthError) -> JSONObject in
-        let verified = try await self.call("VerifySoftwareToken", [
-          "Session": challenge.setupSession.map { .string($0) } ?? .null, "UserCode": .string(challengeResponse),
-        ])
+        let verified = try await self.call(
+          "VerifySoftwareToken",
+          [
+            "Session": challenge.setupSession.map { .string($0) } ?? .null, "UserCode": .string(challengeResponse),
+          ])
         guard verified["Status"]?.string == "SUCCESS", let session = verified["Session"]?.string else {
           throw AuthError.codeMismatch
         }
@@ -173,14 +179,16 @@ public actor SignInClient {
         throw .validation("enter a valid email address")
       }
       return try await run(username: username) { () throws(AuthError) -> JSONObject in
-        try await self.respond("MFA_SETUP", session: challenge.session, ["USERNAME": username, "EMAIL": challengeResponse])
+        try await self.respond(
+          "MFA_SETUP", session: challenge.session, ["USERNAME": username, "EMAIL": challengeResponse])
       }
     case .continueSignInWithMFASelection:
       guard let type = MFAType(answer: challengeResponse) else {
         throw .validation("choose SMS_MFA, SOFTWARE_TOKEN_MFA or EMAIL_OTP")
       }
       return try await run(username: username) { () throws(AuthError) -> JSONObject in
-        try await self.respond("SELECT_MFA_TYPE", session: challenge.session, ["USERNAME": username, "ANSWER": type.rawValue])
+        try await self.respond(
+          "SELECT_MFA_TYPE", session: challenge.session, ["USERNAME": username, "ANSWER": type.rawValue])
       }
     case .continueSignInWithFirstFactorSelection(let offered):
       guard let factor = AuthFactorType(rawValue: challengeResponse.uppercased()) else {
@@ -192,7 +200,9 @@ public actor SignInClient {
       // stand for each other, as the Android fixtures show.
       let passwordOffered = offered.contains(.password) || offered.contains(.passwordSRP)
       if (factor == .password || factor == .passwordSRP) && !passwordOffered {
-        throw .validation("\(factor.rawValue) was not offered; choose one of \(offered.map(\.rawValue).sorted().joined(separator: ", "))")
+        throw .validation(
+          "\(factor.rawValue) was not offered; choose one of \(offered.map(\.rawValue).sorted().joined(separator: ", "))"
+        )
       }
       if factor == .password || factor == .passwordSRP {
         challenge.chosenFactor = factor
@@ -200,9 +210,12 @@ public actor SignInClient {
         state = .challenge(challenge)
         return AuthSignInResult(nextStep: .confirmSignInWithPassword)
       }
-      if factor == .webAuthn { throw .unsupported("passkey sign-in needs a platform authenticator, which this client does not have") }
+      if factor == .webAuthn {
+        throw .unsupported("passkey sign-in needs a platform authenticator, which this client does not have")
+      }
       return try await run(username: username) { () throws(AuthError) -> JSONObject in
-        try await self.respond("SELECT_CHALLENGE", session: challenge.session, ["USERNAME": username, "ANSWER": factor.rawValue])
+        try await self.respond(
+          "SELECT_CHALLENGE", session: challenge.session, ["USERNAME": username, "ANSWER": factor.rawValue])
       }
     case .confirmSignInWithPassword:
       password = challengeResponse
@@ -226,19 +239,26 @@ public actor SignInClient {
         return response
       }
     case .confirmSignInWithSMSMFACode, .confirmSignInWithTOTPCode, .confirmSignInWithOTP:
-      let key = ["SMS_MFA": "SMS_MFA_CODE", "SOFTWARE_TOKEN_MFA": "SOFTWARE_TOKEN_MFA_CODE", "EMAIL_OTP": "EMAIL_OTP_CODE",
-                 "SMS_OTP": "SMS_OTP_CODE"][challenge.name] ?? "ANSWER"
+      let key =
+        [
+          "SMS_MFA": "SMS_MFA_CODE", "SOFTWARE_TOKEN_MFA": "SOFTWARE_TOKEN_MFA_CODE", "EMAIL_OTP": "EMAIL_OTP_CODE",
+          "SMS_OTP": "SMS_OTP_CODE",
+        ][challenge.name] ?? "ANSWER"
       return try await run(username: username) { () throws(AuthError) -> JSONObject in
-        try await self.respond(challenge.name, session: challenge.session, ["USERNAME": username, key: challengeResponse])
+        try await self.respond(
+          challenge.name, session: challenge.session, ["USERNAME": username, key: challengeResponse])
       }
     case .confirmSignInWithCustomChallenge:
       return try await run(username: username) { () throws(AuthError) -> JSONObject in
-        try await self.respond("CUSTOM_CHALLENGE", session: challenge.session, ["USERNAME": username, "ANSWER": challengeResponse])
+        try await self.respond(
+          "CUSTOM_CHALLENGE", session: challenge.session, ["USERNAME": username, "ANSWER": challengeResponse])
       }
     case .confirmSignInWithNewPassword:
       password = challengeResponse
       return try await run(username: username) { () throws(AuthError) -> JSONObject in
-        try await self.respond("NEW_PASSWORD_REQUIRED", session: challenge.session, ["USERNAME": username, "NEW_PASSWORD": challengeResponse])
+        try await self.respond(
+          "NEW_PASSWORD_REQUIRED", session: challenge.session,
+          ["USERNAME": username, "NEW_PASSWORD": challengeResponse])
       }
     case .resetPassword, .confirmSignUp, .done:
       throw .invalidState("No sign-in is in progress; call signIn first")
@@ -248,9 +268,11 @@ public actor SignInClient {
   /// Confirms a new user with the code sent at sign-up (ConfirmSignUp).
   public func confirmSignUp(username: String, confirmationCode: String) async throws(AuthError) {
     secrets.insert(confirmationCode)
-    _ = try await call("ConfirmSignUp", [
-      "ClientId": .string(clientId), "Username": .string(username), "ConfirmationCode": .string(confirmationCode),
-    ])
+    _ = try await call(
+      "ConfirmSignUp",
+      [
+        "ClientId": .string(clientId), "Username": .string(username), "ConfirmationCode": .string(confirmationCode),
+      ])
   }
 
   /// Sends the sign-up code again (ResendConfirmationCode).
@@ -264,12 +286,16 @@ public actor SignInClient {
   }
 
   /// Finishes a password reset with the code (ConfirmForgotPassword).
-  public func confirmResetPassword(username: String, newPassword: String, confirmationCode: String) async throws(AuthError) {
+  public func confirmResetPassword(username: String, newPassword: String, confirmationCode: String)
+    async throws(AuthError)
+  {
     secrets.formUnion([newPassword, confirmationCode])
-    _ = try await call("ConfirmForgotPassword", [
-      "ClientId": .string(clientId), "Username": .string(username), "Password": .string(newPassword),
-      "ConfirmationCode": .string(confirmationCode),
-    ])
+    _ = try await call(
+      "ConfirmForgotPassword",
+      [
+        "ClientId": .string(clientId), "Username": .string(username), "Password": .string(newPassword),
+        "ConfirmationCode": .string(confirmationCode),
+      ])
   }
 
   /// Forgets the signed-in user or the sign-in in progress.
@@ -291,7 +317,9 @@ public actor SignInClient {
       "ChallengeName": .string(challengeName), "ChallengeParameters": .object(parameters.mapValues { .string($0) }),
     ]
     if let session { response["Session"] = .string(session) }
-    if !availableChallenges.isEmpty { response["AvailableChallenges"] = .array(availableChallenges.map { .string($0) }) }
+    if !availableChallenges.isEmpty {
+      response["AvailableChallenges"] = .array(availableChallenges.map { .string($0) })
+    }
     generation &+= 1
     return try await handle(response, username: username, generation: generation)
   }
@@ -407,8 +435,10 @@ public actor SignInClient {
     let userId = p["USER_ID_FOR_SRP"] ?? username
     let timestamp = CognitoSRP.timestamp(Date())
     let poolName = String(userPoolId.split(separator: "_").last ?? Substring(userPoolId))
-    guard let signature = srp.signature(poolName: poolName, userIdForSRP: userId, password: password, srpB: srpB,
-                                        salt: salt, secretBlock: block, timestamp: timestamp)
+    guard
+      let signature = srp.signature(
+        poolName: poolName, userIdForSRP: userId, password: password, srpB: srpB,
+        salt: salt, secretBlock: block, timestamp: timestamp)
     else { throw .invalidServiceResponse("invalid SRP values from Cognito") }
     var body: JSONObject = [
       "ClientId": .string(clientId), "ChallengeName": .string("PASSWORD_VERIFIER"),
@@ -423,8 +453,10 @@ public actor SignInClient {
 
   private func startTOTPSetup(_ challenge: Challenge) async throws(AuthError) -> JSONObject {
     // Keep the MFA_SETUP challenge; `handle` sees the marker and reads the secret.
-    ["ChallengeName": .string("MFA_SETUP"), "Session": challenge.session.map { .string($0) } ?? .null,
-     "ChallengeParameters": .object(["MFAS_CAN_SETUP": .string("[\"SOFTWARE_TOKEN_MFA\"]")])]
+    [
+      "ChallengeName": .string("MFA_SETUP"), "Session": challenge.session.map { .string($0) } ?? .null,
+      "ChallengeParameters": .object(["MFAS_CAN_SETUP": .string("[\"SOFTWARE_TOKEN_MFA\"]")]),
+    ]
   }
 
   /// Turns Cognito's answer into the next step (the Swift client's mapping, C.1.2).
@@ -448,9 +480,12 @@ public actor SignInClient {
     let delivery = AuthCodeDeliveryDetails(
       destination: parameters["CODE_DELIVERY_DESTINATION"] ?? "",
       medium: AuthCodeDeliveryDetails.Medium(rawValue: parameters["CODE_DELIVERY_DELIVERY_MEDIUM"] ?? "") ?? .unknown)
-    let info = parameters.filter { !$0.key.hasPrefix("CODE_DELIVERY") && $0.key != "USERNAME" && $0.key != "USER_ID_FOR_SRP" }
-    var challenge = Challenge(username: parameters["USER_ID_FOR_SRP"] ?? username, name: name, session: session,
-                              parameters: parameters, step: .done)
+    let info = parameters.filter {
+      !$0.key.hasPrefix("CODE_DELIVERY") && $0.key != "USERNAME" && $0.key != "USER_ID_FOR_SRP"
+    }
+    var challenge = Challenge(
+      username: parameters["USER_ID_FOR_SRP"] ?? username, name: name, session: session,
+      parameters: parameters, step: .done)
     switch name {
     case "SMS_MFA": challenge.step = .confirmSignInWithSMSMFACode(delivery, info.isEmpty ? nil : info)
     case "SOFTWARE_TOKEN_MFA":
@@ -481,7 +516,8 @@ public actor SignInClient {
         challenge.step = .continueSignInWithMFASetupSelection(types)
       } else {
         state = .signedOut
-        throw .invalidServiceResponse("Cannot initiate MFA setup from available types: \(parameters["MFAS_CAN_SETUP"] ?? "[]")")
+        throw .invalidServiceResponse(
+          "Cannot initiate MFA setup from available types: \(parameters["MFAS_CAN_SETUP"] ?? "[]")")
       }
     case "WEB_AUTHN":
       state = .signedOut
@@ -505,7 +541,9 @@ public actor SignInClient {
 
   private func redact(_ text: String) -> String {
     var result = text
-    for secret in secrets where secret.count >= 3 { result = result.replacingOccurrences(of: secret, with: "[redacted]") }
+    for secret in secrets where secret.count >= 3 {
+      result = result.replacingOccurrences(of: secret, with: "[redacted]")
+    }
     return result
   }
 }

@@ -75,7 +75,11 @@ public final class SignInModel: Sendable {
     }
   }
 
-  public init(name: String, generation: String, summary: String, file: String, contentHash: String, platforms: [String], sources: [String], variables: [Variable], constraints: [Constraint], canSignIn: Expr?, mfaRequired: Expr?, optionSets: [OptionSet], responses: [ResponseClass], steps: [Step], routes: [Route], builtins: Builtins, configurationCount: Int,
+  public init(
+    name: String, generation: String, summary: String, file: String, contentHash: String, platforms: [String],
+    sources: [String], variables: [Variable], constraints: [Constraint], canSignIn: Expr?, mfaRequired: Expr?,
+    optionSets: [OptionSet], responses: [ResponseClass], steps: [Step], routes: [Route], builtins: Builtins,
+    configurationCount: Int,
     formatVersion: Int = ModelFormat.current, notes: [SourceNote] = [], factors: [FactorAvailability] = [],
     preferences: [Preference] = [], failedAttempts: FailedAttempts? = nil,
     definitions: [Definition] = [], lintAcknowledgements: [LintAcknowledgement] = [],
@@ -126,7 +130,8 @@ public struct Builtins: Sendable {
   }
 
   public static let names = (
-    firstFactor: "flow.firstFactorVerified", mfa: "flow.mfaVerified", authFailed: "flow.authFailed")
+    firstFactor: "flow.firstFactorVerified", mfa: "flow.mfaVerified", authFailed: "flow.authFailed"
+  )
 }
 
 /// An assumption on configurations: only those where every constraint holds are checked.
@@ -265,7 +270,9 @@ public final class Step: Sendable {
 
   public var isTerminal: Bool { kind == .signedIn || kind == .restart }
 
-  public init(id: String, summary: String, kind: StepKind, isSignedIn: Bool, names: [PlatformName], offers: Offers?, responses: [StepResponse], notes: [SourceNote], line: Int,
+  public init(
+    id: String, summary: String, kind: StepKind, isSignedIn: Bool, names: [PlatformName], offers: Offers?,
+    responses: [StepResponse], notes: [SourceNote], line: Int,
     facts: StepFacts = StepFacts()
   ) {
     self.id = id
@@ -338,8 +345,11 @@ public final class Rule: Sendable {
     self.failsAuthentication = failsAuthentication
     self.line = line
     self.platformOutcomes = platformOutcomes
-    if case .restart(let reason) = outcome { self.exception = exception ?? Rule.exception(inReason: reason) }
-    else { self.exception = exception }
+    if case .restart(let reason) = outcome {
+      self.exception = exception ?? Rule.exception(inReason: reason)
+    } else {
+      self.exception = exception
+    }
   }
 
   /// The default of `exception:` for a restart: the reason's text before its first `:` when

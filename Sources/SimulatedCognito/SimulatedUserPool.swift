@@ -90,7 +90,9 @@ package actor SimulatedUserPool: CognitoBackend {
 
   private var required: Bool { value("pool.mfa") == "required" }
   private var smsActive: Bool { flag("pool.sms") && flag("user.phone") && (flag("user.smsEnabled") || required) }
-  private var totpActive: Bool { flag("pool.totp") && flag("user.totpRegistered") && (flag("user.totpEnabled") || required) }
+  private var totpActive: Bool {
+    flag("pool.totp") && flag("user.totpRegistered") && (flag("user.totpEnabled") || required)
+  }
   private var emailActive: Bool { flag("pool.email") && flag("user.email") && (flag("user.emailEnabled") || required) }
 
   private func available(_ factor: String) -> Bool {
@@ -103,14 +105,17 @@ package actor SimulatedUserPool: CognitoBackend {
     }
   }
 
-  private func challenge(_ name: String, _ session: Session, parameters: [String: String] = [:], extra: JSONObject = [:]) -> JSONObject {
+  private func challenge(
+    _ name: String, _ session: Session, parameters: [String: String] = [:], extra: JSONObject = [:]
+  ) -> JSONObject {
     nextSession += 1
     let id = "sim-session-\(nextSession)"
     sessions[id] = session
     issuedSessions.append(id)
     lastChallengeParameters = parameters
     var body: JSONObject = [
-      "ChallengeName": .string(name), "Session": .string(id), "ChallengeParameters": .object(parameters.mapValues { .string($0) }),
+      "ChallengeName": .string(name), "Session": .string(id),
+      "ChallengeParameters": .object(parameters.mapValues { .string($0) }),
     ]
     for (k, v) in extra { body[k] = v }
     return body
@@ -120,38 +125,52 @@ package actor SimulatedUserPool: CognitoBackend {
 
   private func afterFirstFactor() -> JSONObject {
     let mfa = value("pool.mfa")
-    let active = [("SMS_MFA", smsActive, "sms"), ("SOFTWARE_TOKEN_MFA", totpActive, "totp"), ("EMAIL_OTP", emailActive, "email")]
-      .filter(\.1)
+    let active = [
+      ("SMS_MFA", smsActive, "sms"), ("SOFTWARE_TOKEN_MFA", totpActive, "totp"), ("EMAIL_OTP", emailActive, "email"),
+    ]
+    .filter(\.1)
     if mfa == "off" || mfa == "" { return tokens }
     if active.isEmpty {
       if mfa == "optional" { return tokens }
-      let types = [("SMS_MFA", "pool.sms"), ("SOFTWARE_TOKEN_MFA", "pool.totp"), ("EMAIL_OTP", "pool.email")].filter { flag($0.1) }.map(\.0)
-      return challenge("MFA_SETUP", Session(challenge: "MFA_SETUP"),
-                       parameters: ["MFAS_CAN_SETUP": "[" + types.map { "\"\($0)\"" }.joined(separator: ",") + "]"])
+      let types = [("SMS_MFA", "pool.sms"), ("SOFTWARE_TOKEN_MFA", "pool.totp"), ("EMAIL_OTP", "pool.email")].filter {
+        flag($0.1)
+      }.map(\.0)
+      return challenge(
+        "MFA_SETUP", Session(challenge: "MFA_SETUP"),
+        parameters: ["MFAS_CAN_SETUP": "[" + types.map { "\"\($0)\"" }.joined(separator: ",") + "]"])
     }
-    if let preferred = active.first(where: { $0.2 == value("user.preferred") }) ?? (active.count == 1 ? active.first : nil) {
+    if let preferred = active.first(where: { $0.2 == value("user.preferred") })
+      ?? (active.count == 1 ? active.first : nil)
+    {
       return mfaChallenge(preferred.0)
     }
     let names = active.map(\.0)
-    return challenge("SELECT_MFA_TYPE", Session(challenge: "SELECT_MFA_TYPE", offered: names),
-                     parameters: ["MFAS_CAN_CHOOSE": "[" + names.map { "\"\($0)\"" }.joined(separator: ",") + "]"])
+    return challenge(
+      "SELECT_MFA_TYPE", Session(challenge: "SELECT_MFA_TYPE", offered: names),
+      parameters: ["MFAS_CAN_CHOOSE": "[" + names.map { "\"\($0)\"" }.joined(separator: ",") + "]"])
   }
 
   private func mfaChallenge(_ name: String) -> JSONObject {
     let medium = name == "SMS_MFA" ? "SMS" : name == "EMAIL_OTP" ? "EMAIL" : nil
     var parameters: [String: String] = [:]
     if let medium {
-      parameters = ["CODE_DELIVERY_DELIVERY_MEDIUM": medium, "CODE_DELIVERY_DESTINATION": Self.maskedDestination(medium)]
+      parameters = [
+        "CODE_DELIVERY_DELIVERY_MEDIUM": medium, "CODE_DELIVERY_DESTINATION": Self.maskedDestination(medium),
+      ]
     }
     return challenge(name, Session(challenge: name), parameters: parameters)
   }
 
   private func afterPassword() -> JSONObject {
-    if status == "forceChangePassword" { return challenge("NEW_PASSWORD_REQUIRED", Session(challenge: "NEW_PASSWORD_REQUIRED")) }
+    if status == "forceChangePassword" {
+      return challenge("NEW_PASSWORD_REQUIRED", Session(challenge: "NEW_PASSWORD_REQUIRED"))
+    }
     return afterFirstFactor()
   }
 
-  private func fail(_ type: String, _ message: String = "") -> CognitoCallError { .service(type: type, message: message) }
+  private func fail(_ type: String, _ message: String = "") -> CognitoCallError {
+    .service(type: type, message: message)
+  }
 
   /// A failed attempt; the fifth ends the flow (lockout, A.5).
   private func failedAttempt(_ type: String) -> CognitoCallError {
@@ -167,7 +186,9 @@ package actor SimulatedUserPool: CognitoBackend {
 
   package func send(_ operation: String, _ request: JSONObject) async throws(CognitoCallError) -> JSONObject {
     if let pending = fault {
-      if pending.after > 0 { fault = (pending.kind, pending.after - 1) } else {
+      if pending.after > 0 {
+        fault = (pending.kind, pending.after - 1)
+      } else {
         fault = nil
         faultFired = true
         if operation != "InitiateAuth" { failures += 1 }
@@ -175,7 +196,9 @@ package actor SimulatedUserPool: CognitoBackend {
       }
     }
     if let pending = injectedError {
-      if pending.after > 0 { injectedError = (pending.type, pending.after - 1) } else {
+      if pending.after > 0 {
+        injectedError = (pending.type, pending.after - 1)
+      } else {
         injectedError = nil
         faultFired = true
         throw Self.echoing(fail(pending.type, "simulated \(pending.type)"), request)
@@ -197,7 +220,8 @@ package actor SimulatedUserPool: CognitoBackend {
       for (k, v) in (request[key]?.stringMap ?? [:]).sorted(by: { $0.key < $1.key }) { parts.append("\(k)=\(v)") }
     }
     for key in ["Session", "UserCode"] { if let v = request[key]?.string { parts.append("\(key)=\(v)") } }
-    return .service(type: type, message: message + (parts.isEmpty ? "" : " (request: \(parts.joined(separator: ", ")))"))
+    return .service(
+      type: type, message: message + (parts.isEmpty ? "" : " (request: \(parts.joined(separator: ", ")))"))
   }
 
   private func serve(_ operation: String, _ request: JSONObject) throws(CognitoCallError) -> JSONObject {
@@ -213,11 +237,15 @@ package actor SimulatedUserPool: CognitoBackend {
     case "InitiateAuth": return try initiate(request)
     case "RespondToAuthChallenge": return try respond(request)
     case "AssociateSoftwareToken":
-      guard let id = request["Session"]?.string, sessions[id] != nil else { throw fail("NotAuthorizedException", "Invalid session for the user") }
+      guard let id = request["Session"]?.string, sessions[id] != nil else {
+        throw fail("NotAuthorizedException", "Invalid session for the user")
+      }
       lastSecretCode = Self.secretCode
       return ["SecretCode": .string(Self.secretCode), "Session": .string(id)]
     case "VerifySoftwareToken":
-      guard let id = request["Session"]?.string, var session = sessions[id] else { throw fail("NotAuthorizedException", "Invalid session for the user") }
+      guard let id = request["Session"]?.string, var session = sessions[id] else {
+        throw fail("NotAuthorizedException", "Invalid session for the user")
+      }
       let userCode = request["UserCode"]?.string ?? ""
       guard Self.wellFormed(userCode) else { throw failedAttempt("InvalidParameterException") }
       guard userCode == Self.code else { throw failedAttempt("EnableSoftwareTokenMFAException") }
@@ -259,8 +287,9 @@ package actor SimulatedUserPool: CognitoBackend {
       try checkStatus()
       guard !preferred.isEmpty, available(preferred) else {
         let offered = ["PASSWORD", "PASSWORD_SRP", "SMS_OTP", "EMAIL_OTP", "WEB_AUTHN"].filter(available)
-        return challenge("SELECT_CHALLENGE", Session(challenge: "SELECT_CHALLENGE", offered: offered),
-                         extra: ["AvailableChallenges": .array(offered.map { .string($0) })])
+        return challenge(
+          "SELECT_CHALLENGE", Session(challenge: "SELECT_CHALLENGE", offered: offered),
+          extra: ["AvailableChallenges": .array(offered.map { .string($0) })])
       }
       switch preferred {
       case "PASSWORD": return afterPassword()
@@ -286,19 +315,26 @@ package actor SimulatedUserPool: CognitoBackend {
 
   /// A custom challenge with the public parameters a create trigger sets.
   private func customChallenge(round: Int, simulated: Bool = false) -> JSONObject {
-    challenge("CUSTOM_CHALLENGE", Session(challenge: "CUSTOM_CHALLENGE", customRound: round, simulated: simulated),
-              parameters: ["question": "what is the answer?", "round": String(round)])
+    challenge(
+      "CUSTOM_CHALLENGE", Session(challenge: "CUSTOM_CHALLENGE", customRound: round, simulated: simulated),
+      parameters: ["question": "what is the answer?", "round": String(round)])
   }
 
   private func checkStatus() throws(CognitoCallError) {
     if status == "unconfirmed" { throw fail("UserNotConfirmedException", "User is not confirmed.") }
-    if status == "resetRequired" { throw fail("PasswordResetRequiredException", "Password reset required for the user") }
+    if status == "resetRequired" {
+      throw fail("PasswordResetRequiredException", "Password reset required for the user")
+    }
   }
 
   private func firstFactorCode(_ name: String) -> JSONObject {
     let medium = name == "SMS_OTP" ? "SMS" : "EMAIL"
-    return challenge(name, Session(challenge: name, emailIsFirstFactor: true),
-                     parameters: ["CODE_DELIVERY_DELIVERY_MEDIUM": medium, "CODE_DELIVERY_DESTINATION": Self.maskedDestination(medium, firstFactor: true)])
+    return challenge(
+      name, Session(challenge: name, emailIsFirstFactor: true),
+      parameters: [
+        "CODE_DELIVERY_DELIVERY_MEDIUM": medium,
+        "CODE_DELIVERY_DESTINATION": Self.maskedDestination(medium, firstFactor: true),
+      ])
   }
 
   private func respond(_ request: JSONObject) throws(CognitoCallError) -> JSONObject {
@@ -324,7 +360,9 @@ package actor SimulatedUserPool: CognitoBackend {
       consume()
       return tokens
     case "SELECT_MFA_TYPE":
-      guard let answer = answers["ANSWER"], session.offered.contains(answer) else { throw failedAttempt("InvalidParameterException") }
+      guard let answer = answers["ANSWER"], session.offered.contains(answer) else {
+        throw failedAttempt("InvalidParameterException")
+      }
       consume()
       return mfaChallenge(answer)
     case "MFA_SETUP":
@@ -341,7 +379,9 @@ package actor SimulatedUserPool: CognitoBackend {
       guard session.offered.contains(answer) else { throw failedAttempt("InvalidParameterException") }
       consume()
       if answer == "PASSWORD" {
-        guard answers["PASSWORD"] == Self.password else { throw fail("NotAuthorizedException", "Incorrect username or password.") }
+        guard answers["PASSWORD"] == Self.password else {
+          throw fail("NotAuthorizedException", "Incorrect username or password.")
+        }
         return afterPassword()
       }
       if answer == "SMS_OTP" || answer == "EMAIL_OTP" { return firstFactorCode(answer) }

@@ -80,9 +80,10 @@ struct BackwardFixpoint {
       case .unsatisfiable: return nil
       case .unknown(let reason): return .unknown(reason)
       case .satisfiable:
-        return .violated(configuration: model.configurationIndices.map {
-          solver.integerValue(of: state[$0]!) ?? model.variables[$0].domain.values[0]
-        })
+        return .violated(
+          configuration: model.configurationIndices.map {
+            solver.integerValue(of: state[$0]!) ?? model.variables[$0].domain.values[0]
+          })
       }
     }
     var current = initial

@@ -68,10 +68,13 @@ struct BoundedSearch {
         for branch in encoding.system.branches {
           guard let target = branch.target else { continue }
           let post = encoding.postFlow(branch, previous)
-          moves.append(context.and(
-            [context.equal(ps, context.int(branch.step)), conditions.enabled(branch, previous),
-             context.equal(s, context.int(target))]
-              + model.flowIndices.map { context.equal(state[$0]!, post[$0]!) }))
+          moves.append(
+            context.and(
+              [
+                context.equal(ps, context.int(branch.step)), conditions.enabled(branch, previous),
+                context.equal(s, context.int(target)),
+              ]
+                + model.flowIndices.map { context.equal(state[$0]!, post[$0]!) }))
         }
         solver.assert(context.or(moves))
       } else {
@@ -102,12 +105,17 @@ struct BoundedSearch {
     let context = path.context
     for depth in 0...maxDepth {
       let (s, state) = path.extend()
-      var bad = cases(path.conditions, state).map { context.and([context.equal(s, context.int($0.step)), $0.condition]) }
+      var bad = cases(path.conditions, state).map {
+        context.and([context.equal(s, context.int($0.step)), $0.condition])
+      }
       if cycle {
-        let nonTerminal = context.or(model.steps.indices.filter { !model.steps[$0].isTerminal }.map { context.equal(s, context.int($0)) })
+        let nonTerminal = context.or(
+          model.steps.indices.filter { !model.steps[$0].isTerminal }.map { context.equal(s, context.int($0)) })
         for j in 0..<depth {
-          bad.append(context.and([nonTerminal, context.equal(s, path.steps[j])]
-            + model.flowIndices.map { context.equal(state[$0]!, path.flows[j][$0]!) }))
+          bad.append(
+            context.and(
+              [nonTerminal, context.equal(s, path.steps[j])]
+                + model.flowIndices.map { context.equal(state[$0]!, path.flows[j][$0]!) }))
         }
       }
       path.solver.push()
@@ -115,7 +123,9 @@ struct BoundedSearch {
       let result = try path.solver.check()
       defer { path.solver.pop() }
       if result == .satisfiable {
-        return model.configurationIndices.map { path.solver.integerValue(of: path.config[$0]!) ?? model.variables[$0].domain.values[0] }
+        return model.configurationIndices.map {
+          path.solver.integerValue(of: path.config[$0]!) ?? model.variables[$0].domain.values[0]
+        }
       }
       if case .unknown = result { return nil }
     }
@@ -131,7 +141,8 @@ struct BoundedSearch {
     for _ in 0...maxDepth {
       let (s, _) = path.extend()
       while found.count < model.steps.count {
-        let missing = context.or(model.steps.indices.filter { !found.contains($0) }.map { context.equal(s, context.int($0)) })
+        let missing = context.or(
+          model.steps.indices.filter { !found.contains($0) }.map { context.equal(s, context.int($0)) })
         guard case (.satisfiable, let value?) = try path.check(missing, value: s) else { break }
         found.insert(value)
       }

@@ -35,9 +35,10 @@ final class HornProblem {
     // Init: every valid configuration starts at signIn with the initial flow values.
     var initial = config
     for i in model.flowIndices { initial[i] = context.int(model.variables[i].initial) }
-    fixedpoint.addRule(context.forAll(
-      model.configurationIndices.map { config[$0]! },
-      context.implies(encoding.validConfiguration(config), reach(arguments(step: context.int(0), initial)))))
+    fixedpoint.addRule(
+      context.forAll(
+        model.configurationIndices.map { config[$0]! },
+        context.implies(encoding.validConfiguration(config), reach(arguments(step: context.int(0), initial)))))
 
     // One clause per branch that stays in the flow.
     for branch in system.branches {
@@ -48,7 +49,8 @@ final class HornProblem {
         reach(arguments(step: context.int(branch.step), pre)), encoding.boolTerm(branch.guardExpr, pre),
         encoding.postInDomain(branch, post),
       ])
-      fixedpoint.addRule(context.forAll(allVariables, context.implies(body, reach(arguments(step: context.int(target), post)))))
+      fixedpoint.addRule(
+        context.forAll(allVariables, context.implies(body, reach(arguments(step: context.int(target), post)))))
     }
   }
 
@@ -92,19 +94,29 @@ final class HornProblem {
       // Save the state before the first move.
       var savedValues = pre
       for i in model.flowIndices { savedValues[i] = flow[i]! }
-      fixedpoint.addRule(context.forAll(allVariables, context.implies(
-        context.and([reach(arguments(step: context.int(branch.step), pre)), move]),
-        track(arguments(step: context.int(target), post) + [context.int(branch.step)] + model.flowIndices.map { flow[$0]! }))))
+      fixedpoint.addRule(
+        context.forAll(
+          allVariables,
+          context.implies(
+            context.and([reach(arguments(step: context.int(branch.step), pre)), move]),
+            track(
+              arguments(step: context.int(target), post) + [context.int(branch.step)]
+                + model.flowIndices.map { flow[$0]! }))))
       // Keep moving with the saved state unchanged.
-      fixedpoint.addRule(context.forAll(everything, context.implies(
-        context.and([track(try trackArgs(context.int(branch.step), pre)), move]),
-        track(try trackArgs(context.int(target), post)))))
+      fixedpoint.addRule(
+        context.forAll(
+          everything,
+          context.implies(
+            context.and([track(try trackArgs(context.int(branch.step), pre)), move]),
+            track(try trackArgs(context.int(target), post)))))
     }
     questions += 1
     let relation = try context.relation("Question\(questions)", arity: 0)
     fixedpoint.register(relation)
-    let back = context.and([context.equal(step, savedStep)] + model.flowIndices.map { context.equal(flow[$0]!, saved[$0]!) })
-    fixedpoint.addRule(context.forAll(everything, context.implies(context.and([track(try trackArgs(step, state)), back]), relation([]))))
+    let back = context.and(
+      [context.equal(step, savedStep)] + model.flowIndices.map { context.equal(flow[$0]!, saved[$0]!) })
+    fixedpoint.addRule(
+      context.forAll(everything, context.implies(context.and([track(try trackArgs(step, state)), back]), relation([]))))
     return relation
   }
 

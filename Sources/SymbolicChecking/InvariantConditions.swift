@@ -15,7 +15,9 @@ struct InvariantConditions {
 
   /// The branch can be taken: its guard holds and its effects stay in their domains.
   func enabled(_ branch: TransitionSystem.Branch, _ state: [Int: Z3Term]) -> Z3Term {
-    context.and([encoding.boolTerm(branch.guardExpr, state), encoding.postInDomain(branch, encoding.postFlow(branch, state))])
+    context.and([
+      encoding.boolTerm(branch.guardExpr, state), encoding.postInDomain(branch, encoding.postFlow(branch, state)),
+    ])
   }
 
   func bad(_ invariant: Invariant, _ state: [Int: Z3Term]) -> [Case] {
@@ -30,7 +32,8 @@ struct InvariantConditions {
       return system.branches.compactMap { b in
         guard case .step = b.outcome else { return nil }
         let failed = context.or([
-          context.not(context.equal(state[model.builtins.authFailed]!, context.int(0))), context.bool(b.failsAuthentication),
+          context.not(context.equal(state[model.builtins.authFailed]!, context.int(0))),
+          context.bool(b.failsAuthentication),
         ])
         return (b.step, context.and([enabled(b, state), failed]))
       }
@@ -39,9 +42,10 @@ struct InvariantConditions {
         let post = encoding.postFlow(b, state)
         var skipped = [context.equal(post[model.builtins.firstFactorVerified]!, context.int(0))]
         if let required = model.mfaRequired {
-          skipped.append(context.and([
-            encoding.boolTerm(required, post), context.equal(post[model.builtins.mfaVerified]!, context.int(0)),
-          ]))
+          skipped.append(
+            context.and([
+              encoding.boolTerm(required, post), context.equal(post[model.builtins.mfaVerified]!, context.int(0)),
+            ]))
         }
         return (b.step, context.and([enabled(b, state), context.or(skipped)]))
       }
@@ -50,7 +54,9 @@ struct InvariantConditions {
         guard let offers = model.steps[s].offers else { return nil }
         let set = model.optionSets[offers.optionSet]
         let unusable = offers.conditions.map { c in
-          context.and([encoding.boolTerm(c.when, state), context.not(encoding.boolTerm(set.options[c.option].usable, state))])
+          context.and([
+            encoding.boolTerm(c.when, state), context.not(encoding.boolTerm(set.options[c.option].usable, state)),
+          ])
         }
         let empty = context.and(offers.conditions.map { context.not(encoding.boolTerm($0.when, state)) })
         return (s, context.or(unusable + [empty]))
@@ -63,7 +69,9 @@ struct InvariantConditions {
     case .staysInDomain:
       return system.branches.map { b in
         let post = encoding.postFlow(b, state)
-        return (b.step, context.and([encoding.boolTerm(b.guardExpr, state), context.not(encoding.postInDomain(b, post))]))
+        return (
+          b.step, context.and([encoding.boolTerm(b.guardExpr, state), context.not(encoding.postInDomain(b, post))])
+        )
       }
     case .stepsReachable, .doneReachable:
       return []
@@ -98,10 +106,13 @@ struct InvariantConditions {
       if let required = model.mfaRequired {
         let cases = branchesToDone.map { b -> Case in
           let post = encoding.postFlow(b, state)
-          return (b.step, context.and([
-            enabled(b, state), context.not(context.equal(post[model.builtins.firstFactorVerified]!, context.int(0))),
-            encoding.boolTerm(required, post),
-          ]))
+          return (
+            b.step,
+            context.and([
+              enabled(b, state), context.not(context.equal(post[model.builtins.firstFactorVerified]!, context.int(0))),
+              encoding.boolTerm(required, post),
+            ])
+          )
         }
         result.append((cases, "no path to done ever requires MFA"))
       }

@@ -11,7 +11,9 @@ import Z3Kit
 /// `to` whose target is outside that fixpoint for `to`. Conditions come from
 /// `TransitionSystem.propertyChecks`, the same the explicit search evaluates.
 extension SymbolicChecker {
-  func decideProperty(_ check: PropertyCheck, session: SymbolicSession) throws(Z3Error) -> (ProofVerdict, String, String?) {
+  func decideProperty(_ check: PropertyCheck, session: SymbolicSession) throws(Z3Error) -> (
+    ProofVerdict, String, String?
+  ) {
     let f = BackwardFixpoint(session: session)
     let proofs = PropertyFixpoint(fixpoint: f)
     let method = "backward fixpoint (Z3)"
@@ -22,7 +24,8 @@ extension SymbolicChecker {
     case .always, .never:
       switch try f.canReach(proofs.cases(check.predicate, holding: false)) {
       case .proven(let n, _): return (.proven, "\(method), \(n) iterations", nil)
-      case .violated(let configuration): return (replay(check.invariant, configuration, session.encoding.system), method, nil)
+      case .violated(let configuration):
+        return (replay(check.invariant, configuration, session.encoding.system), method, nil)
       case .unknown(let reason): return unknown(reason)
       }
     case .reachable:
@@ -30,9 +33,12 @@ extension SymbolicChecker {
       case .violated: return (.proven, "\(method): a path reaches it", nil)
       case .unknown(let reason): return unknown(reason)
       case .proven(let n, _):
-        return (.violated(Counterexample(
-          invariant: check.invariant, message: PropertyMessages.unreachable(check.property), configuration: [],
-          steps: [], loopStartsAt: nil)), "\(method), \(n) iterations", nil)
+        return (
+          .violated(
+            Counterexample(
+              invariant: check.invariant, message: PropertyMessages.unreachable(check.property), configuration: [],
+              steps: [], loopStartsAt: nil)), "\(method), \(n) iterations", nil
+        )
       }
     case .eventually:
       guard case .sets(let good, let n) = try proofs.everyPathReaches(check.predicate) else {
@@ -41,7 +47,8 @@ extension SymbolicChecker {
       let start = f.context.or([f.encoding.boolTerm(check.predicate.initial, f.state), proofs.atStart(good[0])])
       switch try proofs.startConfiguration(where: f.context.not(start)) {
       case .none: return (.proven, "\(method), \(n) iterations", nil)
-      case .some(.some(let configuration)): return (replay(check.invariant, configuration, session.encoding.system), method, nil)
+      case .some(.some(let configuration)):
+        return (replay(check.invariant, configuration, session.encoding.system), method, nil)
       case .some(.none): return unknown("unknown")
       }
     case .leadsTo:
@@ -49,20 +56,30 @@ extension SymbolicChecker {
         return unknown("no fixpoint for 'every path reaches'")
       }
       let c = f.context
-      var cases: [InvariantConditions.Case] = [(0, c.and([
-        proofs.initialFlow, f.encoding.boolTerm(check.predicate.initial, f.state),
-        c.not(f.encoding.boolTerm(target.initial, f.state)), c.not(good[0]),
-      ]))]
+      var cases: [InvariantConditions.Case] = [
+        (
+          0,
+          c.and([
+            proofs.initialFlow, f.encoding.boolTerm(check.predicate.initial, f.state),
+            c.not(f.encoding.boolTerm(target.initial, f.state)), c.not(good[0]),
+          ])
+        )
+      ]
       for (b, branch) in f.encoding.system.branches.enumerated() {
         let reaches = branch.target.map { proofs.after(good[$0], branch) } ?? c.bool(false)
-        cases.append((branch.step, c.and([
-          f.conditions.enabled(branch, f.state), f.encoding.boolTerm(check.predicate.afterBranch[b], f.state),
-          c.not(f.encoding.boolTerm(target.afterBranch[b], f.state)), c.not(reaches),
-        ])))
+        cases.append(
+          (
+            branch.step,
+            c.and([
+              f.conditions.enabled(branch, f.state), f.encoding.boolTerm(check.predicate.afterBranch[b], f.state),
+              c.not(f.encoding.boolTerm(target.afterBranch[b], f.state)), c.not(reaches),
+            ])
+          ))
       }
       switch try f.canReach(cases) {
       case .proven(let n, _): return (.proven, "\(method), \(n) iterations", nil)
-      case .violated(let configuration): return (replay(check.invariant, configuration, session.encoding.system), method, nil)
+      case .violated(let configuration):
+        return (replay(check.invariant, configuration, session.encoding.system), method, nil)
       case .unknown(let reason): return unknown(reason)
       }
     }
@@ -106,7 +123,11 @@ struct PropertyFixpoint {
     }
     var result: [InvariantConditions.Case] = [(0, context.and([initialFlow, term(condition.initial)]))]
     for (b, branch) in fixpoint.encoding.system.branches.enumerated() {
-      result.append((branch.step, context.and([fixpoint.conditions.enabled(branch, fixpoint.state), term(condition.afterBranch[b])])))
+      result.append(
+        (
+          branch.step,
+          context.and([fixpoint.conditions.enabled(branch, fixpoint.state), term(condition.afterBranch[b])])
+        ))
     }
     return result
   }
@@ -164,9 +185,10 @@ struct PropertyFixpoint {
     case .unsatisfiable: return .none
     case .unknown: return .some(nil)
     case .satisfiable:
-      return .some(model.configurationIndices.map {
-        solver.integerValue(of: state[$0]!) ?? model.variables[$0].domain.values[0]
-      })
+      return .some(
+        model.configurationIndices.map {
+          solver.integerValue(of: state[$0]!) ?? model.variables[$0].domain.values[0]
+        })
     }
   }
 }

@@ -103,7 +103,8 @@ public struct SymbolicChecker: Sendable {
         model: model, system: system, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
     } catch {
       return invariants.map {
-        ProofResult(invariant: $0, verdict: .failed(reason: error.description), seconds: 0, method: "Z3", explanation: nil)
+        ProofResult(
+          invariant: $0, verdict: .failed(reason: error.description), seconds: 0, method: "Z3", explanation: nil)
       }
     }
     var shared: (iterations: Int, seconds: Double, count: Int)?
@@ -112,14 +113,17 @@ public struct SymbolicChecker: Sendable {
       let start = DispatchTime.now()
       progress?("\(safety.count) safety properties in one fixpoint")
       let fixpoint = BackwardFixpoint(session: session)
-      if case .proven(let n, _)? = try? fixpoint.canReach(safety.flatMap { session.conditions.bad($0, session.state) }) {
+      if case .proven(let n, _)? = try? fixpoint.canReach(safety.flatMap { session.conditions.bad($0, session.state) })
+      {
         shared = (n, elapsed(since: start), safety.count)
       }
     }
     return invariants.map { invariant in
       let start = DispatchTime.now()
       progress?(invariant.rawValue)
-      let verdict: ProofVerdict, method: String, explanation: String?
+      let verdict: ProofVerdict
+      let method: String
+      let explanation: String?
       do throws(Z3Error) {
         let sharedProof = Self.isSafety(invariant) ? shared : nil
         (verdict, method, explanation) = try decide(invariant, session: session, explain: explain, shared: sharedProof)
@@ -127,13 +131,16 @@ public struct SymbolicChecker: Sendable {
         (verdict, method, explanation) = (.failed(reason: error.description), "Z3", nil)
       }
       // The shared fixpoint's time is split evenly between the properties it proved.
-      let seconds = elapsed(since: start) + (Self.isSafety(invariant) ? (shared.map { $0.seconds / Double($0.count) } ?? 0) : 0)
-      return ProofResult(invariant: invariant, verdict: verdict, seconds: seconds, method: method, explanation: explanation)
+      let seconds =
+        elapsed(since: start) + (Self.isSafety(invariant) ? (shared.map { $0.seconds / Double($0.count) } ?? 0) : 0)
+      return ProofResult(
+        invariant: invariant, verdict: verdict, seconds: seconds, method: method, explanation: explanation)
     }
   }
 
   private func decide(
-    _ invariant: Invariant, session: SymbolicSession, explain: Bool, shared: (iterations: Int, seconds: Double, count: Int)?
+    _ invariant: Invariant, session: SymbolicSession, explain: Bool,
+    shared: (iterations: Int, seconds: Double, count: Int)?
   ) throws(Z3Error) -> (ProofVerdict, String, String?) {
     if try !session.constraintsSatisfiable() {
       return (.vacuous(reason: "no configuration satisfies the constraints"), "Z3 (SMT)", nil)
@@ -164,20 +171,28 @@ public struct SymbolicChecker: Sendable {
         switch try problem.ask(try problem.question([(s, problem.context.bool(true))])) {
         case .unsatisfiable: unreachable.append(model.steps[s].id)
         case .satisfiable: break
-        case .unknown(let reason): return (.unknown(reason: "step \(model.steps[s].id): \(describe(reason))"), "Spacer (CHC)", nil)
+        case .unknown(let reason):
+          return (.unknown(reason: "step \(model.steps[s].id): \(describe(reason))"), "Spacer (CHC)", nil)
         }
       }
       if unreachable.isEmpty { return (.proven, "Spacer (CHC), one reachability query per step", nil) }
-      return (.violated(Counterexample(
-        invariant: .stepsReachable, message: "unreachable under every configuration: " + unreachable.joined(separator: ", "),
-        configuration: [], steps: [], loopStartsAt: nil)), "Spacer (CHC)", nil)
+      return (
+        .violated(
+          Counterexample(
+            invariant: .stepsReachable,
+            message: "unreachable under every configuration: " + unreachable.joined(separator: ", "),
+            configuration: [], steps: [], loopStartsAt: nil)), "Spacer (CHC)", nil
+      )
     default:
       return try safety(invariant, session: session, explain: explain)
     }
   }
 
-  private func safety(_ invariant: Invariant, session: SymbolicSession, explain: Bool) throws(Z3Error) -> (ProofVerdict, String, String?) {
-    let method = invariant == .terminates ? "Spacer (CHC): dead ends, and cycles via a saved-state copy" : "Spacer (CHC)"
+  private func safety(_ invariant: Invariant, session: SymbolicSession, explain: Bool) throws(Z3Error) -> (
+    ProofVerdict, String, String?
+  ) {
+    let method =
+      invariant == .terminates ? "Spacer (CHC): dead ends, and cycles via a saved-state copy" : "Spacer (CHC)"
     let problem = try HornProblem(model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
     let conditions = InvariantConditions(encoding: problem.encoding)
     var questions = [try problem.question(conditions.bad(invariant, problem.state))]
@@ -188,8 +203,13 @@ public struct SymbolicChecker: Sendable {
         let cycle = i == 1
         let search = BoundedSearch(
           model: model, maxDepth: maxDepth, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
-        guard let configuration = try search.findConfiguration(cases: { cycle ? [] : $0.bad(invariant, $1) }, cycle: cycle) else {
-          return (.unknown(reason: "Spacer found a violation but bounded search found no path within \(maxDepth) calls"), method, nil)
+        guard
+          let configuration = try search.findConfiguration(cases: { cycle ? [] : $0.bad(invariant, $1) }, cycle: cycle)
+        else {
+          return (
+            .unknown(reason: "Spacer found a violation but bounded search found no path within \(maxDepth) calls"),
+            method, nil
+          )
         }
         return (replay(invariant, configuration, session.encoding.system), method, nil)
       case .unknown(let reason):
@@ -203,11 +223,13 @@ public struct SymbolicChecker: Sendable {
     for reason in conditions.witnesses(invariant, problem.state).map(\.reason) {
       let witness = try HornProblem(
         model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
-      let cases = InvariantConditions(encoding: witness.encoding).witnesses(invariant, witness.state)
+      let cases =
+        InvariantConditions(encoding: witness.encoding).witnesses(invariant, witness.state)
         .first { $0.reason == reason }?.cases ?? []
       switch try witness.ask(try witness.question(cases)) {
       case .unsatisfiable: return (.vacuous(reason: reason), method, explanation)
-      case .unknown(let why): return (.unknown(reason: "witness for non-vacuity: \(describe(why))"), method, explanation)
+      case .unknown(let why):
+        return (.unknown(reason: "witness for non-vacuity: \(describe(why))"), method, explanation)
       case .satisfiable: continue
       }
     }
@@ -215,7 +237,8 @@ public struct SymbolicChecker: Sendable {
   }
 
   private func decideByFixpoint(
-    _ invariant: Invariant, session: SymbolicSession, explain: Bool, shared: (iterations: Int, seconds: Double, count: Int)?
+    _ invariant: Invariant, session: SymbolicSession, explain: Bool,
+    shared: (iterations: Int, seconds: Double, count: Int)?
   ) throws(Z3Error) -> (ProofVerdict, String, String?) {
     let method = "backward fixpoint (Z3)"
     let system = session.encoding.system
@@ -252,15 +275,20 @@ public struct SymbolicChecker: Sendable {
         switch try BackwardFixpoint(session: session).canReach([(s, session.context.bool(true))]) {
         case .proven: unreachable.append(model.steps[s].id)
         case .violated: break
-        case .unknown(let reason): return (.unknown(reason: "step \(model.steps[s].id): \(describe(reason))"), method, nil)
+        case .unknown(let reason):
+          return (.unknown(reason: "step \(model.steps[s].id): \(describe(reason))"), method, nil)
         }
       }
       if unreachable.isEmpty {
         return (.proven, "bounded search found a path to each of the \(witnessed.count) steps (Z3)", nil)
       }
-      return (.violated(Counterexample(
-        invariant: .stepsReachable, message: "unreachable under every configuration: " + unreachable.joined(separator: ", "),
-        configuration: [], steps: [], loopStartsAt: nil)), method, nil)
+      return (
+        .violated(
+          Counterexample(
+            invariant: .stepsReachable,
+            message: "unreachable under every configuration: " + unreachable.joined(separator: ", "),
+            configuration: [], steps: [], loopStartsAt: nil)), method, nil
+      )
     default:
       var explanation: String? = nil
       var proof: String
@@ -279,7 +307,8 @@ public struct SymbolicChecker: Sendable {
       for (cases, reason) in session.conditions.witnesses(invariant, session.state) {
         switch try BackwardFixpoint(session: session).canReach(cases) {
         case .proven: return (.vacuous(reason: reason), method, explanation)
-        case .unknown(let why): return (.unknown(reason: "witness for non-vacuity: \(describe(why))"), method, explanation)
+        case .unknown(let why):
+          return (.unknown(reason: "witness for non-vacuity: \(describe(why))"), method, explanation)
         case .violated: continue
         }
       }
@@ -315,8 +344,9 @@ public struct SymbolicChecker: Sendable {
       let values = model.configurationIndices.map {
         "\(model.variables[$0].name) = \(model.variables[$0].domain.render(configuration[$0]))"
       }
-      return .failed(reason: "Z3 reports a violation the explicit engine does not confirm for "
-        + values.joined(separator: ", "))
+      return .failed(
+        reason: "Z3 reports a violation the explicit engine does not confirm for "
+          + values.joined(separator: ", "))
     }
     var shown = found.configuration
     for i in model.configurationIndices where i < shown.count {
@@ -329,8 +359,9 @@ public struct SymbolicChecker: Sendable {
       }
       if !matters { shown[i] = Assignment(variable: model.variables[i].name, value: nil) }
     }
-    return .violated(Counterexample(
-      invariant: found.invariant, message: found.message, configuration: shown, steps: found.steps,
-      loopStartsAt: found.loopStartsAt))
+    return .violated(
+      Counterexample(
+        invariant: found.invariant, message: found.message, configuration: shown, steps: found.steps,
+        loopStartsAt: found.loopStartsAt))
   }
 }

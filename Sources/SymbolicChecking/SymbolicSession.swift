@@ -22,7 +22,8 @@ final class SymbolicSession {
   let resourceLimit: UInt32
   private var satisfiable: Bool?
 
-  init(model: SignInModel, system: TransitionSystem, timeoutMilliseconds: UInt32, resourceLimit: UInt32) throws(Z3Error) {
+  init(model: SignInModel, system: TransitionSystem, timeoutMilliseconds: UInt32, resourceLimit: UInt32) throws(Z3Error)
+  {
     self.model = model
     self.timeoutMilliseconds = timeoutMilliseconds
     self.resourceLimit = resourceLimit

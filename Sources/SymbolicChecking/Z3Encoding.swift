@@ -60,12 +60,15 @@ struct Z3Encoding {
   /// `lo <= x <= hi` for the variable's domain.
   func inDomain(_ i: Int, _ term: Z3Term) -> Z3Term {
     let values = model.variables[i].domain.values
-    return context.and([context.lessOrEqual(context.int(values.first!), term), context.lessOrEqual(term, context.int(values.last!))])
+    return context.and([
+      context.lessOrEqual(context.int(values.first!), term), context.lessOrEqual(term, context.int(values.last!)),
+    ])
   }
 
   /// The configuration is in its domains and satisfies every constraint.
   func validConfiguration(_ vars: [Int: Z3Term]) -> Z3Term {
-    context.and(model.configurationIndices.map { inDomain($0, vars[$0]!) } + model.constraints.map { boolTerm($0.expr, vars) })
+    context.and(
+      model.configurationIndices.map { inDomain($0, vars[$0]!) } + model.constraints.map { boolTerm($0.expr, vars) })
   }
 
   /// The flow variables after `branch`, as terms over `vars`.

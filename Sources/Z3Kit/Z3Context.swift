@@ -8,7 +8,10 @@ private let timedCallLock = NSLock()
 
 /// The version of the linked Z3 library, e.g. "4.8.12.0".
 package func z3Version() -> String {
-  var major: UInt32 = 0, minor: UInt32 = 0, build: UInt32 = 0, revision: UInt32 = 0
+  var major: UInt32 = 0
+  var minor: UInt32 = 0
+  var build: UInt32 = 0
+  var revision: UInt32 = 0
   Z3_get_version(&major, &minor, &build, &revision)
   return "\(major).\(minor).\(build).\(revision)"
 }
@@ -163,7 +166,8 @@ package final class Z3Context {
 
   /// `term` with each constant in `from` replaced by the term at the same index in `to`.
   package func substitute(_ term: Z3Term, _ from: [Z3Term], _ to: [Z3Term]) -> Z3Term {
-    let f: [Z3_ast?] = from.map(\.raw), t: [Z3_ast?] = to.map(\.raw)
+    let f: [Z3_ast?] = from.map(\.raw)
+    let t: [Z3_ast?] = to.map(\.raw)
     return self.term(Z3_substitute(raw, term.raw, UInt32(f.count), f, t))
   }
 
@@ -366,4 +370,3 @@ package final class Z3Fixedpoint {
     return context.term(Z3_substitute_vars(context.raw, term.raw, UInt32(args.count), args))
   }
 }
-

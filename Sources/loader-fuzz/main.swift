@@ -58,8 +58,10 @@ try? FileManager.default.removeItem(at: directory)
 print("loader fuzz: seed \(seed), \(figures.inputs) inputs in \(String(format: "%.1f", figures.totalSeconds)) s")
 print("  loaded: \(figures.loaded), rejected: \(figures.inputs - figures.loaded)")
 for (kind, n) in figures.rejectionsByKind.sorted(by: { $0.value > $1.value }) { print("    \(kind): \(n)") }
-print(String(format: "  slowest input: #%d (%@), %.3f s", figures.slowestInput,
-             figures.slowestKinds.map(\.rawValue).joined(separator: ", "), figures.slowestSeconds))
+print(
+  String(
+    format: "  slowest input: #%d (%@), %.3f s", figures.slowestInput,
+    figures.slowestKinds.map(\.rawValue).joined(separator: ", "), figures.slowestSeconds))
 print("  through the binary: \(sampled) inputs, \(signals.count) signals, hangs or unexpected exits")
 for failure in figures.failures.prefix(20) + signals.prefix(20) { print("  FAIL \(failure)") }
 exit(figures.failures.isEmpty && signals.isEmpty ? 0 : 1)

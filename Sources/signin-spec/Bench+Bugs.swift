@@ -29,9 +29,10 @@ extension Bench {
       worst = max(worst, finding.secondsToFind)
       let shrink = total - finding.secondsToFind
       let within = finding.fuzzCase.calls.count <= bug.shortest + 1 ? "" : " (more than shortest + 1)"
-      print("| \(bug.rawValue) | \(finding.index + 1) | \(String(format: "%.3f", finding.secondsToFind)) | "
-        + "\(String(format: "%.3f", shrink)) | \(finding.originalLength) → \(finding.fuzzCase.calls.count)\(within) | "
-        + "\(bug.shortest) |")
+      print(
+        "| \(bug.rawValue) | \(finding.index + 1) | \(String(format: "%.3f", finding.secondsToFind)) | "
+          + "\(String(format: "%.3f", shrink)) | \(finding.originalLength) → \(finding.fuzzCase.calls.count)\(within) | "
+          + "\(bug.shortest) |")
     }
     print()
     print(String(format: "slowest to find: %.3f s (goal: under 5 s)", worst))

@@ -1,12 +1,12 @@
-import ModelTestSupport
 import ArgumentParser
 import Dispatch
 import Foundation
+import Fuzzing
 import ModelChecking
+import ModelTestSupport
+import SignInClient
 import SignInModel
 import SymbolicChecking
-import Fuzzing
-import SignInClient
 
 /// Measures both engines on the shipped models and on scaled synthetic models.
 struct Bench: AsyncParsableCommand {
@@ -30,7 +30,8 @@ struct Bench: AsyncParsableCommand {
   @Flag(help: "Also time the Spacer engine on each model (slow on the 2026 model).")
   var spacer = false
 
-  @Flag(help: "Only the deliberate-bug table: cases and seconds to find each bug, shrunk length (2026 model by default).")
+  @Flag(
+    help: "Only the deliberate-bug table: cases and seconds to find each bug, shrunk length (2026 model by default).")
   var bugs = false
 
   @Option(help: "Seed of the deliberate-bug table.")
@@ -58,15 +59,18 @@ struct Bench: AsyncParsableCommand {
     let cores = ProcessInfo.processInfo.activeProcessorCount
     print("machine: \(cores) cores; times are wall-clock seconds after the build")
     print()
-    print("explicit engine".padding(toLength: 30, withPad: " ", startingAt: 0)
-      + "classes   states      transitions  1 worker  \(cores) workers  states/s (1 worker)")
+    print(
+      "explicit engine".padding(toLength: 30, withPad: " ", startingAt: 0)
+        + "classes   states      transitions  1 worker  \(cores) workers  states/s (1 worker)")
     for model in models {
       let (one, t1) = Self.time { ExplicitChecker(model: model, jobs: 1).check() }
       let (_, tn) = Self.time { ExplicitChecker(model: model, jobs: cores).check() }
       let s = one.statistics
-      print(model.name.padding(toLength: 30, withPad: " ", startingAt: 0)
-        + String(format: "%-9d %-11d %-12d %-9.3f %-10.3f %.0f", s.configurationClasses, s.states, s.transitions, t1, tn,
-                 Double(s.states) / max(t1, 1e-9)))
+      print(
+        model.name.padding(toLength: 30, withPad: " ", startingAt: 0)
+          + String(
+            format: "%-9d %-11d %-12d %-9.3f %-10.3f %.0f", s.configurationClasses, s.states, s.transitions, t1, tn,
+            Double(s.states) / max(t1, 1e-9)))
     }
     print()
     var total = 0.0
@@ -84,8 +88,13 @@ struct Bench: AsyncParsableCommand {
       print()
       print("Z3 proofs (Spacer)")
       for model in models {
-        let (report, t) = Self.time { SymbolicChecker(model: model, engine: .spacer, timeoutMilliseconds: 120_000).prove() }
-        print("  \(model.name): \(String(format: "%.2f", t)) s, " + report.results.map { "\($0.invariant.rawValue) \(String(format: "%.2f", $0.seconds))" }.joined(separator: ", "))
+        let (report, t) = Self.time {
+          SymbolicChecker(model: model, engine: .spacer, timeoutMilliseconds: 120_000).prove()
+        }
+        print(
+          "  \(model.name): \(String(format: "%.2f", t)) s, "
+            + report.results.map { "\($0.invariant.rawValue) \(String(format: "%.2f", $0.seconds))" }.joined(
+              separator: ", "))
       }
     }
     // The fuzzer: model transitions per second (the oracle alone) and client sessions per second.
@@ -113,11 +122,13 @@ struct Bench: AsyncParsableCommand {
         return count
       }
       let started = DispatchTime.now()
-      let summary = await Fuzzer(executor: CaseExecutor(model: model)).run(seed: 1, indices: Array(0..<20_000), deadline: nil)
+      let summary = await Fuzzer(executor: CaseExecutor(model: model)).run(
+        seed: 1, indices: Array(0..<20_000), deadline: nil)
       let ts = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-      print("  \(model.name): oracle \(String(format: "%.0f", Double(transitions) / t)) transitions/s; "
-        + "client on the simulated pool \(String(format: "%.0f", Double(summary.cases) / ts)) sessions/s, "
-        + "\(String(format: "%.0f", Double(summary.calls) / ts)) calls/s")
+      print(
+        "  \(model.name): oracle \(String(format: "%.0f", Double(transitions) / t)) transitions/s; "
+          + "client on the simulated pool \(String(format: "%.0f", Double(summary.cases) / ts)) sessions/s, "
+          + "\(String(format: "%.0f", Double(summary.calls) / ts)) calls/s")
     }
     let base = try scale.map { try ModelLoader.load(file: $0) } ?? models[0]
     print()
@@ -130,8 +141,11 @@ struct Bench: AsyncParsableCommand {
       let (proof, tz) = Self.time { SymbolicChecker(model: model).prove() }
       if baseTimes == nil { baseTimes = (te, tz) }
       let proven = proof.results.allSatisfy { $0.verdict == .proven }
-      print(String(format: "%-7d %-6d %-12d %-11.3f %-7.2f %-14.1f %.1f%@", k, model.steps.count - 1, model.configurationCount, te, tz,
-                   te / baseTimes!.0, tz / baseTimes!.1, proven ? "" : "  (not all proven)"))
+      print(
+        String(
+          format: "%-7d %-6d %-12d %-11.3f %-7.2f %-14.1f %.1f%@", k, model.steps.count - 1, model.configurationCount,
+          te, tz,
+          te / baseTimes!.0, tz / baseTimes!.1, proven ? "" : "  (not all proven)"))
     }
     // Issue 14: a long linear chain of states, one call each (`CounterChain`).
     print()

@@ -28,7 +28,8 @@ struct Diff: ParsableCommand {
     let newModel = try ModelSource.load(new)
     for p in platform where !oldModel.platforms.contains(p) {
       let suggestion = Suggestions.closest(to: p, among: oldModel.platforms)
-      printError("error: OLD (\(oldModel.name)) has no platform '\(p)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+      printError(
+        "error: OLD (\(oldModel.name)) has no platform '\(p)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
       throw ExitStatus.usage
     }
     let diff = ModelDiff(old: oldModel, new: newModel, platforms: platform.isEmpty ? nil : platform)

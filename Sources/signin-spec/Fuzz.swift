@@ -1,5 +1,5 @@
-import ClientBugs
 import ArgumentParser
+import ClientBugs
 import Dispatch
 import Foundation
 import Fuzzing
@@ -11,7 +11,8 @@ import SignInModel
 /// Fuzzes the reference client (or a deliberately broken one) against the model.
 struct Fuzz: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Drive the reference client with random configurations, responses and faults; check every step against the model.",
+    abstract:
+      "Drive the reference client with random configurations, responses and faults; check every step against the model.",
     discussion: """
       Examples:
         signin-spec fuzz --time 30s --seed 42
@@ -126,7 +127,8 @@ struct Fuzz: AsyncParsableCommand {
     var saved: [String] = []
     if !noSave {
       for finding in summary.findings {
-        let file = CounterexampleFile(finding: finding, model: loaded, client: client, tool: "signin-spec \(SignInSpec.version)")
+        let file = CounterexampleFile(
+          finding: finding, model: loaded, client: client, tool: "signin-spec \(SignInSpec.version)")
         saved.append(try file.write(to: corpus))
       }
     }
@@ -142,16 +144,22 @@ struct Fuzz: AsyncParsableCommand {
       print(String(decoding: data, as: UTF8.self))
     } else if format == .markdown {
       let failures = zip(summary.findings, saved + Array(repeating: "(not saved)", count: summary.findings.count)).map {
-        FuzzMarkdown.Failure(message: $0.execution.message ?? "", originalLength: $0.originalLength,
-                             shrunkLength: $0.fuzzCase.calls.count, file: $1)
+        FuzzMarkdown.Failure(
+          message: $0.execution.message ?? "", originalLength: $0.originalLength,
+          shrunkLength: $0.fuzzCase.calls.count, file: $1)
       }
-      print(FuzzMarkdown(
-        model: loaded.name, client: client, seed: String(seed), shard: "\(k)/\(n)", cases: summary.cases,
-        calls: summary.calls, seconds: summary.seconds, covered: coveredCount, transitions: summary.allTransitions.count,
-        neverExercised: summary.neverExercised, failures: failures).render(), terminator: "")
+      print(
+        FuzzMarkdown(
+          model: loaded.name, client: client, seed: String(seed), shard: "\(k)/\(n)", cases: summary.cases,
+          calls: summary.calls, seconds: summary.seconds, covered: coveredCount,
+          transitions: summary.allTransitions.count,
+          neverExercised: summary.neverExercised, failures: failures
+        ).render(), terminator: "")
     } else {
-      print(String(format: "  %d cases, %d calls in %.2f s (%.0f calls/s)", summary.cases, summary.calls, summary.seconds,
-                   Double(summary.calls) / max(summary.seconds, 1e-9)))
+      print(
+        String(
+          format: "  %d cases, %d calls in %.2f s (%.0f calls/s)", summary.cases, summary.calls, summary.seconds,
+          Double(summary.calls) / max(summary.seconds, 1e-9)))
       print("  transition coverage: \(coveredCount)/\(summary.allTransitions.count)")
       let never = summary.neverExercised
       if !never.isEmpty {
@@ -159,12 +167,15 @@ struct Fuzz: AsyncParsableCommand {
         for t in never { print("    \(t)") }
       }
       print("  failures: \(summary.findings.count)")
-      for (finding, path) in zip(summary.findings, saved + Array(repeating: "(not saved)", count: summary.findings.count)) {
+      for (finding, path) in zip(
+        summary.findings, saved + Array(repeating: "(not saved)", count: summary.findings.count))
+      {
         print("    \(finding.execution.message ?? "")")
         print("      root cause: \(finding.rootCause)")
-        print("      shrunk from \(finding.originalLength) to \(finding.fuzzCase.calls.count) calls, found after "
-          + String(format: "%.2f s", finding.secondsToFind) + "; stands for \(finding.rawFailures) failing case"
-          + (finding.rawFailures == 1 ? "" : "s") + "; saved as \(path)")
+        print(
+          "      shrunk from \(finding.originalLength) to \(finding.fuzzCase.calls.count) calls, found after "
+            + String(format: "%.2f s", finding.secondsToFind) + "; stands for \(finding.rawFailures) failing case"
+            + (finding.rawFailures == 1 ? "" : "s") + "; saved as \(path)")
       }
       print("  replay with: signin-spec replay \(corpus)   (seed \(seed))")
     }

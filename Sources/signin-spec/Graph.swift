@@ -31,9 +31,11 @@ struct Graph: ParsableCommand {
   @Option(help: "Show step names as this platform calls them (swift, js, android, flutter).")
   var platform: String?
 
-  @Option(name: .customLong("set"), help: ArgumentHelp(
-    "Fix a configuration variable (repeatable); transitions impossible under the values are left out.",
-    valueName: "NAME=VALUE"))
+  @Option(
+    name: .customLong("set"),
+    help: ArgumentHelp(
+      "Fix a configuration variable (repeatable); transitions impossible under the values are left out.",
+      valueName: "NAME=VALUE"))
   var settings: [String] = []
 
   @Option(help: "Draw the path of this saved counterexample (counterexamples/*.json) in red.")
@@ -49,8 +51,9 @@ struct Graph: ParsableCommand {
     let loaded = try ModelOptions.loadOne(model)
     if let platform, !loaded.platforms.contains(platform) {
       let suggestion = Suggestions.closest(to: platform, among: loaded.platforms)
-      throw ValidationError("model \(loaded.name) has no platform '\(platform)'"
-        + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+      throw ValidationError(
+        "model \(loaded.name) has no platform '\(platform)'"
+          + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
     }
     let configuration = try Self.configuration(settings, model: loaded)
     var diagram = FlowDiagram(model: loaded, configuration: configuration, platform: platform)
@@ -59,8 +62,9 @@ struct Graph: ParsableCommand {
       let path: [FlowDiagram.PathStep]
       do { path = try TracePath.read(file: trace, model: loaded) } catch { throw ValidationError(error.description) }
       for missing in diagram.highlight(path) {
-        printError("warning: the trace's '\(loaded.responses[missing.response].name)' at step "
-          + "'\(loaded.steps[missing.step].id)' is not drawn (left out by --set)")
+        printError(
+          "warning: the trace's '\(loaded.responses[missing.response].name)' at step "
+            + "'\(loaded.steps[missing.step].id)' is not drawn (left out by --set)")
       }
     }
     switch format {
@@ -76,11 +80,13 @@ struct Graph: ParsableCommand {
     var valuation = [Int](repeating: unassigned, count: model.variables.count)
     for setting in settings {
       let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
-      let name = parts[0], text = parts.count > 1 ? parts[1] : ""
+      let name = parts[0]
+      let text = parts.count > 1 ? parts[1] : ""
       guard let i = model.variableIndex(named: name), model.variables[i].scope == .configuration else {
         let names = model.configurationIndices.map { model.variables[$0].name }
-        throw ValidationError("--set: '\(name)' is not a configuration variable of \(model.name)"
-          + (Suggestions.closest(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""))
+        throw ValidationError(
+          "--set: '\(name)' is not a configuration variable of \(model.name)"
+            + (Suggestions.closest(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""))
       }
       let domain = model.variables[i].domain
       guard let v = domain.values.first(where: { domain.render($0) == text }) else {
@@ -90,8 +96,9 @@ struct Graph: ParsableCommand {
       valuation[i] = v
     }
     for constraint in model.constraints where constraint.expr.evaluatePartially(valuation) == 0 {
-      throw ValidationError("--set: the values break the model's constraint \"\(constraint.text)\" "
-        + "(\(model.file):\(constraint.line))")
+      throw ValidationError(
+        "--set: the values break the model's constraint \"\(constraint.text)\" "
+          + "(\(model.file):\(constraint.line))")
     }
     return values
   }
@@ -101,14 +108,17 @@ struct Graph: ParsableCommand {
     let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
       .map { "\($0)/dot" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     guard let path else {
-      printError("error: --format svg needs Graphviz's 'dot', which is not on PATH; install it "
-        + "(apt-get install graphviz, or make graphs) or use --format dot")
+      printError(
+        "error: --format svg needs Graphviz's 'dot', which is not on PATH; install it "
+          + "(apt-get install graphviz, or make graphs) or use --format dot")
       throw ExitStatus.usage
     }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = ["-Tsvg"]
-    let input = Pipe(), output = Pipe(), errors = Pipe()
+    let input = Pipe()
+    let output = Pipe()
+    let errors = Pipe()
     process.standardInput = input
     process.standardOutput = output
     process.standardError = errors
@@ -122,8 +132,9 @@ struct Graph: ParsableCommand {
     let messages = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-      printError("error: Graphviz's dot failed (status \(process.terminationStatus)): "
-        + String(decoding: messages, as: UTF8.self))
+      printError(
+        "error: Graphviz's dot failed (status \(process.terminationStatus)): "
+          + String(decoding: messages, as: UTF8.self))
       throw ExitStatus.internalError
     }
     return String(decoding: svg, as: UTF8.self)

@@ -31,7 +31,8 @@ enum ModelListing {
     lines.append("")
     lines.append("Steps (\(model.steps.count - 1), plus the signIn entry):")
     for step in model.steps.dropFirst() {
-      let kind = step.kind == .signedIn ? " [ends: signed in]" : step.kind == .restart ? " [ends: new signIn needed]" : ""
+      let kind =
+        step.kind == .signedIn ? " [ends: signed in]" : step.kind == .restart ? " [ends: new signIn needed]" : ""
       lines.append("  \(step.id)\(kind)")
       if !step.summary.isEmpty { lines.append("      \(step.summary)") }
       for platform in model.platforms {
@@ -47,12 +48,16 @@ enum ModelListing {
       if let facts = factsLine(step.facts) { lines.append(facts) }
       if let offers = step.offers {
         let set = model.optionSets[offers.optionSet]
-        lines.append("      offers from \(set.name): " + offers.conditions.map { set.options[$0.option].name }.joined(separator: ", "))
+        lines.append(
+          "      offers from \(set.name): "
+            + offers.conditions.map { set.options[$0.option].name }.joined(separator: ", "))
       }
       if !step.responses.isEmpty {
-        lines.append("      responses: " + step.responses.map {
-          model.responses[$0.response].name + ($0.inherited ? "*" : "")
-        }.joined(separator: ", "))
+        lines.append(
+          "      responses: "
+            + step.responses.map {
+              model.responses[$0.response].name + ($0.inherited ? "*" : "")
+            }.joined(separator: ", "))
       }
       for note in step.notes {
         lines.append("      note (\(note.source)\(note.platform.map { ", " + $0 } ?? "")): \(note.text)")
@@ -61,7 +66,9 @@ enum ModelListing {
     lines.append("  (* = rules inherited from defaults)")
 
     lines.append("")
-    lines.append("Configuration variables (\(TextReport.formatCount(model.configurationSpaceSize)) combinations before constraints):")
+    lines.append(
+      "Configuration variables (\(TextReport.formatCount(model.configurationSpaceSize)) combinations before constraints):"
+    )
     for i in model.configurationIndices { lines.append(variableLine(model.variables[i])) }
     lines.append("Flow variables (reset by every signIn):")
     for i in model.flowIndices { lines.append(variableLine(model.variables[i])) }
@@ -72,11 +79,15 @@ enum ModelListing {
     lines += factLines(model)
     lines.append("Responses:")
     let width = (model.responses.map(\.name.count).max() ?? 0) + 2
-    for r in model.responses { lines.append("  \(r.name.padding(toLength: width, withPad: " ", startingAt: 0))\(r.summary)") }
+    for r in model.responses {
+      lines.append("  \(r.name.padding(toLength: width, withPad: " ", startingAt: 0))\(r.summary)")
+    }
     lines.append("Routes: " + model.routes.map(\.name).joined(separator: ", "))
     lines.append("Invariants:")
     let iw = (Invariant.allCases.map(\.rawValue.count).max() ?? 0) + 2
-    for inv in Invariant.allCases { lines.append("  \(inv.rawValue.padding(toLength: iw, withPad: " ", startingAt: 0))\(inv.meaning)") }
+    for inv in Invariant.allCases {
+      lines.append("  \(inv.rawValue.padding(toLength: iw, withPad: " ", startingAt: 0))\(inv.meaning)")
+    }
     return lines.joined(separator: "\n")
   }
 

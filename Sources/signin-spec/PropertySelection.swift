@@ -13,12 +13,14 @@ enum PropertySelection {
     var result: [ObjectIdentifier: [Invariant]] = [:]
     let names = invariantNames.map { ("--invariant", $0) } + propertyNames.map { ("--property", $0) }
     for (option, name) in names {
-      let known = Invariant(rawValue: name).isBuiltin || models.contains { m in m.properties.contains { $0.name == name } }
+      let known =
+        Invariant(rawValue: name).isBuiltin || models.contains { m in m.properties.contains { $0.name == name } }
       guard known else {
         let existing = Invariant.builtins.map(\.rawValue) + models.flatMap { $0.properties.map(\.name) }
         let suggestion = Suggestions.closest(to: name, among: existing)
         throw ValidationError(
-          "\(option): unknown \(option == "--invariant" ? "invariant" : "property") '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+          "\(option): unknown \(option == "--invariant" ? "invariant" : "property") '\(name)'"
+            + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
             + "; known: " + existing.joined(separator: ", "))
       }
     }

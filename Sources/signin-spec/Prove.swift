@@ -38,10 +38,11 @@ struct Prove: ParsableCommand {
   @Option(help: "Memory cap for Z3, in megabytes; hitting it reports unknown.")
   var memory: Int = 4096
 
-  @Option(help: """
-    Z3's deterministic resource limit (rlimit) for each solver query of the fixpoint engine and \
-    bounded search, 0 for none; past it the verdict is UNKNOWN (exit 4), at the same point on any machine.
-    """)
+  @Option(
+    help: """
+      Z3's deterministic resource limit (rlimit) for each solver query of the fixpoint engine and \
+      bounded search, 0 for none; past it the verdict is UNKNOWN (exit 4), at the same point on any machine.
+      """)
   var rlimit: Int = Prove.defaultResourceLimit
 
   /// The default `--rlimit`: far above what the shipped models need (see the README's Limits).

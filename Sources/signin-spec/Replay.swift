@@ -1,5 +1,5 @@
-import ClientBugs
 import ArgumentParser
+import ClientBugs
 import Foundation
 import Fuzzing
 import SafeFiles
@@ -74,10 +74,13 @@ struct Replay: AsyncParsableCommand {
 
   func run() async throws {
     let files = try casePaths()
-    guard let bugs: Set<DeliberateBug> = client == "reference" ? [] : DeliberateBug(rawValue: client).map({ [$0] }) else {
+    guard let bugs: Set<DeliberateBug> = client == "reference" ? [] : DeliberateBug(rawValue: client).map({ [$0] })
+    else {
       throw ValidationError("unknown client '\(client)'")
     }
-    var failed = 0, stale: [String] = [], pruned = 0
+    var failed = 0
+    var stale: [String] = []
+    var pruned = 0
     for casePath in files {
       let path = casePath.path
       let file: CounterexampleFile
@@ -89,7 +92,9 @@ struct Replay: AsyncParsableCommand {
         printError(error.description)
         throw ExitStatus.badModel
       }
-      let modelPath = FileManager.default.fileExists(atPath: file.model.file) ? file.model.file
+      let modelPath =
+        FileManager.default.fileExists(atPath: file.model.file)
+        ? file.model.file
         : (try? FileManager.default.contentsOfDirectory(atPath: "models"))?.map { "models/" + $0 }
           .first { (try? ModelLoader.load(file: $0))?.name == file.model.name } ?? file.model.file
       let model: SignInModel
@@ -97,7 +102,9 @@ struct Replay: AsyncParsableCommand {
         printError(error.description)
         throw ExitStatus.badModel
       }
-      let note = model.contentHash == file.model.contentHash ? "" : " (the model changed since this case was saved; replayed on the current one)"
+      let note =
+        model.contentHash == file.model.contentHash
+        ? "" : " (the model changed since this case was saved; replayed on the current one)"
       if file.invariant != nil {
         // A model-check finding (`verify --save`): re-checked on the model, whatever --client says.
         let replayed: CounterexampleFile.ModelReplay
@@ -141,12 +148,14 @@ struct Replay: AsyncParsableCommand {
       if explain { print(file.explain().split(separator: "\n").map { "        " + $0 }.joined(separator: "\n")) }
     }
     let passed = files.count - failed - stale.count - pruned
-    print("\(files.count) case\(files.count == 1 ? "" : "s") replayed on the \(client) client: \(passed) passed, "
-      + "\(failed) failed, \(stale.count) stale" + (pruneStale ? ", \(pruned) pruned" : ""))
+    print(
+      "\(files.count) case\(files.count == 1 ? "" : "s") replayed on the \(client) client: \(passed) passed, "
+        + "\(failed) failed, \(stale.count) stale" + (pruneStale ? ", \(pruned) pruned" : ""))
     if !stale.isEmpty {
-      printError("error: \(stale.count) STALE case\(stale.count == 1 ? "" : "s") (the calls no longer fit the model): "
-        + stale.joined(separator: ", ") + "; regenerate them with `signin-spec fuzz` or delete them with "
-        + "`signin-spec replay --prune-stale`")
+      printError(
+        "error: \(stale.count) STALE case\(stale.count == 1 ? "" : "s") (the calls no longer fit the model): "
+          + stale.joined(separator: ", ") + "; regenerate them with `signin-spec fuzz` or delete them with "
+          + "`signin-spec replay --prune-stale`")
     }
     if failed > 0 || !stale.isEmpty { throw ExitStatus.violation }
   }

@@ -9,7 +9,8 @@ enum SearchProgress {
   static func terminalLine(_ model: String) -> (@Sendable (Int, Int) -> Void)? {
     guard enabled else { return nil }
     return { classes, states in
-      FileHandle.standardError.write(Data("\r\u{1B}[K  \(model): explicit search, \(classes) classes, \(states) states".utf8))
+      FileHandle.standardError.write(
+        Data("\r\u{1B}[K  \(model): explicit search, \(classes) classes, \(states) states".utf8))
     }
   }
 

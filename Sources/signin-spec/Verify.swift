@@ -3,8 +3,8 @@ import Evolution
 import Foundation
 import Fuzzing
 import ModelChecking
-import SafeFiles
 import Reporting
+import SafeFiles
 import SignInModel
 import SymbolicChecking
 
@@ -58,9 +58,10 @@ struct Verify: ParsableCommand {
   @Flag(help: "Exit 1 when `signin-spec lint` has a warning the model does not acknowledge.")
   var strict = false
 
-  @Option(help: ArgumentHelp(
-    "Write each counterexample as a replayable counterexample file into this folder (created if missing).",
-    valueName: "dir"))
+  @Option(
+    help: ArgumentHelp(
+      "Write each counterexample as a replayable counterexample file into this folder (created if missing).",
+      valueName: "dir"))
   var save: String?
 
   @Option(help: "Stop the explicit search after this many states (verdict UNKNOWN, exit 4).")
@@ -98,8 +99,9 @@ struct Verify: ParsableCommand {
     if let platform {
       for model in models where !model.platforms.contains(platform) {
         let suggestion = Suggestions.closest(to: platform, among: model.platforms)
-        throw ValidationError("model \(model.name) has no platform '\(platform)'"
-          + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+        throw ValidationError(
+          "model \(model.name) has no platform '\(platform)'"
+            + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
       }
     }
     // Lint warnings the models do not acknowledge (standard error for JSON, so it stays one document).
@@ -123,8 +125,9 @@ struct Verify: ParsableCommand {
     if engines != .z3 {
       for model in models {
         if let refusal = ConstraintCounter.refusal(in: model) {
-          printError("\(model.file):\(refusal.line): error: the constraint '\(refusal.text)' cannot be counted: "
-            + "\(refusal.reason)")
+          printError(
+            "\(model.file):\(refusal.line): error: the constraint '\(refusal.text)' cannot be counted: "
+              + "\(refusal.reason)")
           throw ExitStatus.badModel
         }
       }
@@ -139,10 +142,13 @@ struct Verify: ParsableCommand {
       SearchProgress.finish(checker.progress)
       if let reason = report?.incomplete {
         inconclusive = true
-        printError("\(model.file): UNKNOWN: the explicit search stopped: \(reason); the verdicts below are partial "
-          + "(raise the limit to finish)")
+        printError(
+          "\(model.file): UNKNOWN: the explicit search stopped: \(reason); the verdicts below are partial "
+            + "(raise the limit to finish)")
       }
-      let proof = engines == .explicit ? nil
+      let proof =
+        engines == .explicit
+        ? nil
         : SymbolicChecker(model: model, timeoutMilliseconds: UInt32(timeout * 1000)).prove(invariants: invariants)
       if let proof, proof.results.contains(where: { if case .unknown = $0.verdict { true } else { false } }) {
         inconclusive = true

@@ -7,10 +7,13 @@ struct CIOutputTests {
   /// The 2023 model with failAuthentication turned into a retry: failAuthenticationRestarts breaks.
   static func brokenModel() throws -> (path: String, line: Int) {
     let original = try String(contentsOfFile: "models/2023-swift.yaml", encoding: .utf8)
-    let needle = "      failingAnswer:\n        - restart: \"NotAuthorizedException: the define trigger failed authentication\""
-    let text = original.replacingOccurrences(of: needle, with: "      failingAnswer:\n        - error: NotAuthorizedException")
+    let needle =
+      "      failingAnswer:\n        - restart: \"NotAuthorizedException: the define trigger failed authentication\""
+    let text = original.replacingOccurrences(
+      of: needle, with: "      failingAnswer:\n        - error: NotAuthorizedException")
     #expect(text != original)
-    let line = original.components(separatedBy: needle)[0].split(separator: "\n", omittingEmptySubsequences: false).count + 1
+    let line =
+      original.components(separatedBy: needle)[0].split(separator: "\n", omittingEmptySubsequences: false).count + 1
     return (try CommandLineTests.temporaryModel(text), line)
   }
 
@@ -49,14 +52,17 @@ struct CIOutputTests {
     try text.write(to: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: file) }
     let (status, output) = try EcosystemCommandTests.python(["-c", Self.validateSARIF, file.path])
-    #expect(status == 0, "sarif-pydantic rejected the log (make test installs it: pip install sarif-pydantic): \(output)")
+    #expect(
+      status == 0, "sarif-pydantic rejected the log (make test installs it: pip install sarif-pydantic): \(output)")
     return output
   }
 
   @Test("verify --format sarif: a violation at the model line that broke it, the counterexample as a code flow")
   func sarifViolation() throws {
     let (path, line) = try Self.brokenModel()
-    let run = try CommandLineTests.run(["verify", path, "--invariant", "failAuthenticationRestarts", "--format", "sarif"])
+    let run = try CommandLineTests.run([
+      "verify", path, "--invariant", "failAuthenticationRestarts", "--format", "sarif",
+    ])
     #expect(run.status == 1)
     #expect(try Self.sarifIsValid(run.stdout).contains("valid 1"))
     let log = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
@@ -65,8 +71,9 @@ struct CIOutputTests {
     #expect(result["level"] as? String == "error")
     let physical = ((result["locations"] as? [[String: Any]])?.first?["physicalLocation"]) as? [String: Any]
     #expect((physical?["artifactLocation"] as? [String: Any])?["uri"] as? String == "file://" + path)
-    let flow = ((((result["codeFlows"] as? [[String: Any]])?.first?["threadFlows"] as? [[String: Any]])?.first)?[
-      "locations"] as? [[String: Any]]) ?? []
+    let flow =
+      ((((result["codeFlows"] as? [[String: Any]])?.first?["threadFlows"] as? [[String: Any]])?.first)?[
+        "locations"] as? [[String: Any]]) ?? []
     #expect(flow.count == 3)
     let lines = flow.compactMap {
       (($0["location"] as? [String: Any])?["physicalLocation"] as? [String: Any])?["region"] as? [String: Any]
@@ -79,7 +86,9 @@ struct CIOutputTests {
   func sarifFile() throws {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("signin-spec-\(UUID().uuidString).sarif")
     defer { try? FileManager.default.removeItem(at: file) }
-    let run = try CommandLineTests.run(["verify", "models/2023-swift.yaml", "--engines", "explicit", "--sarif", file.path])
+    let run = try CommandLineTests.run([
+      "verify", "models/2023-swift.yaml", "--engines", "explicit", "--sarif", file.path,
+    ])
     #expect(run.status == 0)
     #expect(run.stdout.contains("1 model, 18 checks: 18 hold"))  // 13 built-ins + the model's 5
     #expect(try Self.sarifIsValid(try String(contentsOf: file, encoding: .utf8)).contains("valid 0"))
@@ -104,12 +113,16 @@ struct CIOutputTests {
 
   @Test("verify and fuzz JSON documents name their format and version")
   func versionedJSON() throws {
-    let verify = try CommandLineTests.run(["verify", "models/2023-swift.yaml", "--engines", "explicit", "--format", "json"])
+    let verify = try CommandLineTests.run([
+      "verify", "models/2023-swift.yaml", "--engines", "explicit", "--format", "json",
+    ])
     let report = try #require(try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any])
     #expect(report["format"] as? String == "signin-spec-verify-report")
     #expect(report["version"] as? Int == 1)
     #expect((report["tool"] as? String)?.hasPrefix("signin-spec ") == true)
-    let fuzz = try CommandLineTests.run(["fuzz", "--runs", "50", "--seed", "1", "--jobs", "1", "--no-save", "--format", "json"])
+    let fuzz = try CommandLineTests.run([
+      "fuzz", "--runs", "50", "--seed", "1", "--jobs", "1", "--no-save", "--format", "json",
+    ])
     #expect(fuzz.status == 0, "\(fuzz.stderr)")
     let summary = try #require(try JSONSerialization.jsonObject(with: Data(fuzz.stdout.utf8)) as? [String: Any])
     #expect(summary["format"] as? String == "signin-spec-fuzz-report")
@@ -119,8 +132,10 @@ struct CIOutputTests {
   @Test("fuzz --format markdown: a summary with the failure and where it was saved")
   func fuzzMarkdown() throws {
     // Unknown challenges are drawn now and then (1 call in 25 where one fits): 1,000 cases find one.
-    let run = try CommandLineTests.run(["fuzz", "--runs", "1000", "--seed", "7", "--jobs", "1", "--no-save",
-                                        "--client", "stuckOnUnknownChallenge", "--format", "markdown"])
+    let run = try CommandLineTests.run([
+      "fuzz", "--runs", "1000", "--seed", "7", "--jobs", "1", "--no-save",
+      "--client", "stuckOnUnknownChallenge", "--format", "markdown",
+    ])
     #expect(run.status == 1)
     #expect(run.stdout.hasPrefix("## signin-spec fuzz: amplify-signin-2026, shard 1/1\n"))
     #expect(run.stdout.contains("| stuckOnUnknownChallenge | 7 | 1000 |"))

@@ -13,7 +13,8 @@ struct CommandLineTests {
   static var binary: URL {
     // The test bundle sits in the same products folder as the executable.
     var candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-    candidates.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug"))
+    candidates.append(
+      URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug"))
     for folder in candidates {
       let url = folder.appendingPathComponent("signin-spec")
       if FileManager.default.isExecutableFile(atPath: url.path) { return url }
@@ -25,19 +26,22 @@ struct CommandLineTests {
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
-    let out = Pipe(), err = Pipe()
+    let out = Pipe()
+    let err = Pipe()
     process.standardOutput = out
     process.standardError = err
     try process.run()
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-               stderr: String(decoding: stderr, as: UTF8.self))
+    return Run(
+      status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+      stderr: String(decoding: stderr, as: UTF8.self))
   }
 
   static func temporaryModel(_ text: String) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("signin-spec-\(UUID().uuidString).yaml").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("signin-spec-\(UUID().uuidString).yaml")
+      .path
     try text.write(toFile: path, atomically: true, encoding: .utf8)
     return path
   }
@@ -46,7 +50,8 @@ struct CommandLineTests {
   func verifyShipped() throws {
     let run = try Self.run(["verify", "models/2023-swift.yaml"])
     #expect(run.status == 0)
-    #expect(run.stdout.contains("  holds     failAuthenticationRestarts   after the define trigger fails authentication"))
+    #expect(
+      run.stdout.contains("  holds     failAuthenticationRestarts   after the define trigger fails authentication"))
     #expect(run.stdout.contains("nothing but a new signIn proceeds  [Z3: proven, unbounded]"))
     #expect(run.stdout.hasSuffix("1 model, 18 checks: 18 hold\n"))  // 13 built-ins + the model's 5
   }
@@ -54,7 +59,8 @@ struct CommandLineTests {
   @Test("a violated invariant exits 1 and prints the shortest counterexample with platform names")
   func verifyViolation() throws {
     let text = try String(contentsOfFile: "models/2023-swift.yaml", encoding: .utf8).replacingOccurrences(
-      of: "      failingAnswer:\n        - restart: \"NotAuthorizedException: the define trigger failed authentication\"",
+      of:
+        "      failingAnswer:\n        - restart: \"NotAuthorizedException: the define trigger failed authentication\"",
       with: "      failingAnswer:\n        - error: NotAuthorizedException")
     let path = try Self.temporaryModel(text)
     let run = try Self.run(["verify", path, "--invariant", "failAuthenticationRestarts", "--platform", "js"])
@@ -75,7 +81,9 @@ struct CommandLineTests {
     let run = try Self.run(["verify", path])
     #expect(run.status == 2)
     #expect(run.stderr.contains("\(path):"))
-    #expect(run.stderr.contains(": error: unknown step 'confirmSignInWithTOTPCod'; did you mean 'confirmSignInWithTOTPCode'?"))
+    #expect(
+      run.stderr.contains(": error: unknown step 'confirmSignInWithTOTPCod'; did you mean 'confirmSignInWithTOTPCode'?")
+    )
     #expect(run.stdout.isEmpty)
   }
 
@@ -89,7 +97,9 @@ struct CommandLineTests {
   @Test("--format json reports each verdict and --junit writes one test case per model and invariant")
   func machineReadable() throws {
     let junit = FileManager.default.temporaryDirectory.appendingPathComponent("signin-\(UUID().uuidString).xml").path
-    let run = try Self.run(["verify", "models/2023-swift.yaml", "models/2024-flutter.yaml", "--format", "json", "--junit", junit])
+    let run = try Self.run([
+      "verify", "models/2023-swift.yaml", "models/2024-flutter.yaml", "--format", "json", "--junit", junit,
+    ])
     #expect(run.status == 0)
     let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
     let models = json?["models"] as? [[String: Any]]
@@ -124,7 +134,8 @@ struct CommandLineTests {
   @Test("prove on a broken model exits 1 with a counterexample replayed by the explicit engine")
   func proveViolation() throws {
     let text = try String(contentsOfFile: "models/2023-swift.yaml", encoding: .utf8).replacingOccurrences(
-      of: "      failingAnswer:\n        - restart: \"NotAuthorizedException: the define trigger failed authentication\"",
+      of:
+        "      failingAnswer:\n        - restart: \"NotAuthorizedException: the define trigger failed authentication\"",
       with: "      failingAnswer:\n        - error: NotAuthorizedException")
     let run = try Self.run(["prove", try Self.temporaryModel(text), "--invariant", "failAuthenticationRestarts"])
     #expect(run.status == 1)

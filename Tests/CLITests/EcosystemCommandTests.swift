@@ -7,7 +7,8 @@ struct EcosystemCommandTests {
   static let models = ["models/2023-swift.yaml", "models/2024-flutter.yaml", "models/2026-all-platforms.yaml"]
 
   static func temporaryFile(_ text: String, suffix: String) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("signin-spec-\(UUID().uuidString)\(suffix)")
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "signin-spec-\(UUID().uuidString)\(suffix)")
     try text.write(to: path, atomically: true, encoding: .utf8)
     return path.path
   }
@@ -86,20 +87,26 @@ struct EcosystemCommandTests {
   @Test("graph --set draws fewer transitions; --trace marks the path")
   func graphSetAndTrace() throws {
     let all = try CommandLineTests.run(["graph", "models/2026-all-platforms.yaml"])
-    let srp = try CommandLineTests.run(["graph", "models/2026-all-platforms.yaml", "--set", "pool.authFlow=userSRP",
-                                        "--set", "pool.mfa=off"])
+    let srp = try CommandLineTests.run([
+      "graph", "models/2026-all-platforms.yaml", "--set", "pool.authFlow=userSRP",
+      "--set", "pool.mfa=off",
+    ])
     #expect(srp.status == 0, "\(srp.stderr)")
     func edges(_ text: String) -> Int { text.split(separator: "\n").filter { $0.contains(" -->|") }.count }
     #expect(edges(srp.stdout) < edges(all.stdout))
     #expect(!srp.stdout.contains("continueSignInWithMFASelection"))
-    let traced = try CommandLineTests.run(["graph", "models/2026-all-platforms.yaml", "--trace",
-                                           "counterexamples/01680ebd2c5f794e.json"])
+    let traced = try CommandLineTests.run([
+      "graph", "models/2026-all-platforms.yaml", "--trace",
+      "counterexamples/01680ebd2c5f794e.json",
+    ])
     #expect(traced.status == 0, "\(traced.stderr)")
     #expect(traced.stdout.contains("linkStyle"))
     let missing = try CommandLineTests.run(["graph", "models/2026-all-platforms.yaml", "--trace", "no/such.json"])
     #expect(missing.status == 64)
-    let other = try CommandLineTests.run(["graph", "models/2023-swift.yaml", "--trace",
-                                          "counterexamples/01680ebd2c5f794e.json"])
+    let other = try CommandLineTests.run([
+      "graph", "models/2023-swift.yaml", "--trace",
+      "counterexamples/01680ebd2c5f794e.json",
+    ])
     #expect(other.status == 64)
     #expect(other.stderr.contains("amplify-signin-2026"))
   }
@@ -118,9 +125,11 @@ struct EcosystemCommandTests {
     }
   }
 
-  @Test("--help of every subcommand shows an example", arguments: [
-    "verify", "prove", "fuzz", "replay", "list", "bench", "export", "graph",
-  ])
+  @Test(
+    "--help of every subcommand shows an example",
+    arguments: [
+      "verify", "prove", "fuzz", "replay", "list", "bench", "export", "graph",
+    ])
   func helpExamples(subcommand: String) throws {
     let run = try CommandLineTests.run([subcommand, "--help"])
     #expect(run.status == 0)

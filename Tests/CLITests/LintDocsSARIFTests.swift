@@ -18,7 +18,8 @@ struct LintDocsSARIFTests {
     return (file, (physical?["region"] as? [String: Any])?["startLine"] as? Int)
   }
 
-  @Test("lint --format sarif: every warning the text report prints, at the same model line; acknowledged ones suppressed")
+  @Test(
+    "lint --format sarif: every warning the text report prints, at the same model line; acknowledged ones suppressed")
   func lintSARIF() throws {
     let model = "examples/2026-voice-mfa.yaml"
     let text = try CommandLineTests.run(["lint", model])
@@ -78,7 +79,8 @@ struct LintDocsSARIFTests {
   func docsNewFinding() throws {
     let page = FileManager.default.temporaryDirectory.appendingPathComponent("signin-spec-\(UUID().uuidString).md")
     defer { try? FileManager.default.removeItem(at: page) }
-    try "<!-- Platform: flutter -->\n## Confirm sign-in with TOTP MFA\n\nIf the next step is `confirmSignInWithTOTPCode`, type it.\n"
+    try
+      "<!-- Platform: flutter -->\n## Confirm sign-in with TOTP MFA\n\nIf the next step is `confirmSignInWithTOTPCode`, type it.\n"
       .write(to: page, atomically: true, encoding: .utf8)
     let model = "models/2026-all-platforms.yaml"
     let run = try CommandLineTests.run(["docs", page.path, "--model", model, "--format", "sarif"])

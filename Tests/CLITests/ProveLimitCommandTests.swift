@@ -23,7 +23,8 @@ struct ProveLimitCommandTests {
     #expect(!run.stdout.contains("UNKNOWN"))
   }
 
-  @Test("a negative or non-numeric --rlimit is bad usage naming the option", arguments: ["-1", "lots", "9999999999999"])
+  @Test(
+    "a negative or non-numeric --rlimit is bad usage naming the option", arguments: ["-1", "lots", "9999999999999"])
   func badResourceLimit(value: String) throws {
     let run = try CommandLineTests.run(["prove", "--rlimit", value, "models/2023-swift.yaml"])
     #expect(run.status == 64, "\(run.stdout)\(run.stderr)")

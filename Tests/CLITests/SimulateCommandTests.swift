@@ -40,8 +40,10 @@ struct SimulateCommandTests {
 
   @Test("JSON: a step the platform throws is an error with its step id; a step that ends the flow is a step")
   func thrownAndEndingSteps() throws {
-    let android = try Self.json(["models/2023-swift.yaml", "--platform", "android", "--set", "user.status=unconfirmed",
-                                 "correctPassword", "correctPassword"])
+    let android = try Self.json([
+      "models/2023-swift.yaml", "--platform", "android", "--set", "user.status=unconfirmed",
+      "correctPassword", "correctPassword",
+    ])
     #expect(android[0]["outcome"] as? String == "error")
     #expect(android[0]["error"] as? String == "UserNotConfirmedException")
     #expect(android[0]["stepId"] as? String == "confirmSignUp")
@@ -61,11 +63,12 @@ struct SimulateCommandTests {
   @Test("text output prints one line per call")
   func text() throws {
     let run = try CLI.run(["simulate", "models/2023-swift.yaml"] + Self.sms + ["correctPassword", "correctCode"])
-    #expect(run.stdout == """
-      1. signIn(correctPassword) -> confirmSignInWithSMSMFACode
-      2. confirmSignIn(correctCode) -> done
+    #expect(
+      run.stdout == """
+        1. signIn(correctPassword) -> confirmSignInWithSMSMFACode
+        2. confirmSignIn(correctCode) -> done
 
-      """)
+        """)
   }
 
   @Test("bad usage exits 64: unknown variable, value outside the domain, broken constraint, refused response")
@@ -78,8 +81,9 @@ struct SimulateCommandTests {
     #expect(value.stderr.contains("(did you mean 'required'?); its domain is [off, optional, required]"))
     let constraint = try CLI.run(["simulate", "models/2023-swift.yaml", "--set", "pool.mfa=required"])
     #expect(constraint.status == 64)
-    #expect(constraint.stderr.contains(
-      "breaks the constraint 'pool.mfa != off => pool.sms || pool.totp' (models/2023-swift.yaml:"))
+    #expect(
+      constraint.stderr.contains(
+        "breaks the constraint 'pool.mfa != off => pool.sms || pool.totp' (models/2023-swift.yaml:"))
     let refused = try CLI.run(["simulate", "models/2023-swift.yaml", "correctCode"])
     #expect(refused.status == 64)
     #expect(refused.stderr.contains("signIn accepts: correctPassword, wrongPassword, networkFault"))
@@ -92,8 +96,9 @@ struct SimulateCommandTests {
     let path = try CLI.temporaryModel(text)
     let run = try CLI.run(["simulate", path, "correctPassword"])
     #expect(run.status == 64)
-    #expect(run.stderr.contains(
-      "no value for user.status (domain [confirmed, unconfirmed, forceChangePassword, resetRequired])"))
+    #expect(
+      run.stderr.contains(
+        "no value for user.status (domain [confirmed, unconfirmed, forceChangePassword, resetRequired])"))
     #expect(try CLI.run(["simulate", path, "--set", "user.status=confirmed", "correctPassword"]).status == 0)
   }
 

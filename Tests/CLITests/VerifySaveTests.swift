@@ -57,14 +57,18 @@ struct VerifySaveTests {
     #expect(first.status == 1, "\(first.stderr)")
     let names = try Self.saved(folder)
     #expect(names.count == 2, "\(names)")
-    #expect(names.first?.hasPrefix("deterministic-ambiguous-") == true && names.last?.hasPrefix("noFactorSkipped-") == true)
+    #expect(
+      names.first?.hasPrefix("deterministic-ambiguous-") == true && names.last?.hasPrefix("noFactorSkipped-") == true)
     #expect(first.stdout.contains("saved deterministic counterexample of ambiguous: \(folder)/\(names[0])"))
-    let again = try CommandLineTests.run(["verify", model, "--engines", "explicit", "--save", folder, "--format", "json"])
+    let again = try CommandLineTests.run([
+      "verify", model, "--engines", "explicit", "--save", folder, "--format", "json",
+    ])
     #expect(again.status == 1)
     #expect(try Self.saved(folder) == names, "the same findings are the same files, not new ones")
     #expect(again.stderr.contains("saved deterministic counterexample"), "JSON keeps stdout one document")
-    let file = try #require(try JSONSerialization.jsonObject(
-      with: Data(contentsOf: URL(fileURLWithPath: folder + "/" + names[0]))) as? [String: Any])
+    let file = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: folder + "/" + names[0]))) as? [String: Any])
     #expect(file["format"] as? String == "signin-spec-counterexample" && file["version"] as? Int == 2)
     #expect(file["invariant"] as? String == "deterministic" && file["client"] as? String == "model")
     let states = ((file["itf"] as? [String: Any])?["states"] as? [Any]) ?? []
@@ -78,8 +82,10 @@ struct VerifySaveTests {
     #expect(try CommandLineTests.run(["verify", model, "--engines", "explicit", "--save", folder]).status == 1)
     let replay = try CommandLineTests.run(["replay", folder])
     #expect(replay.status == 1, "\(replay.stdout)\(replay.stderr)")
-    #expect(replay.stdout.contains("deterministic is still violated: response 'correctPassword' at step 'signIn': "
-      + "rules at lines 15, 17 all match"))
+    #expect(
+      replay.stdout.contains(
+        "deterministic is still violated: response 'correctPassword' at step 'signIn': "
+          + "rules at lines 15, 17 all match"))
     #expect(replay.stdout.contains("noFactorSkipped is still violated"))
     let deterministic = try #require(try Self.saved(folder).first)
 

@@ -1,9 +1,9 @@
-import Foundation
-import Testing
 import Conformance
+import Foundation
 import ModelChecking
 import SignInClient
 import SignInModel
+import Testing
 
 /// The reference client, on the simulated pool, does at every call what the model expects.
 @Suite("Conformance of the reference client to the models")
@@ -19,7 +19,9 @@ struct ConformanceTests {
     let runner = ConformanceRunner(model: try ModelLoader.load(file: "models/2023-swift.yaml"))
     // The pool simulates neither devices nor SRP (pool.customMfa is read in customWithSRP only).
     let report = await runner.run(runner.allConfigurations(fixed: Self.unsimulated), seed: 1)
-    print("conformance 2023: \(report.configurations) configurations, \(report.sequences) sequences, \(report.callsChecked) calls checked, \(report.mismatches.count) mismatches")
+    print(
+      "conformance 2023: \(report.configurations) configurations, \(report.sequences) sequences, \(report.callsChecked) calls checked, \(report.mismatches.count) mismatches"
+    )
     #expect(report.configurations > 4_000)
     #expect(report.mismatches.isEmpty, "\(report.mismatches.prefix(3).map(Self.describe).joined(separator: "\n"))")
   }
@@ -30,12 +32,16 @@ struct ConformanceTests {
     "user.deviceRemembered": "false",
   ]
 
-  @Test("sampled configurations of the 2024 and 2026 models", arguments: ["models/2024-flutter.yaml", "models/2026-all-platforms.yaml"])
+  @Test(
+    "sampled configurations of the 2024 and 2026 models",
+    arguments: ["models/2024-flutter.yaml", "models/2026-all-platforms.yaml"])
   func sampled(file: String) async throws {
     let runner = ConformanceRunner(model: try ModelLoader.load(file: file))
     let configurations = runner.sampleConfigurations(count: 1_500, seed: 7, fixed: Self.unsimulated)
     let report = await runner.run(configurations, seed: 2)
-    print("conformance \(file): \(report.configurations) configurations, \(report.sequences) sequences, \(report.callsChecked) calls checked, \(report.mismatches.count) mismatches")
+    print(
+      "conformance \(file): \(report.configurations) configurations, \(report.sequences) sequences, \(report.callsChecked) calls checked, \(report.mismatches.count) mismatches"
+    )
     #expect(report.configurations == 1_500)
     #expect(report.mismatches.isEmpty, "\(report.mismatches.prefix(3).map(Self.describe).joined(separator: "\n"))")
   }

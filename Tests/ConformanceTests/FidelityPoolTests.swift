@@ -1,8 +1,8 @@
-import Foundation
-import Testing
 import Conformance
+import Foundation
 import ModelChecking
 import SignInModel
+import Testing
 
 /// Issue 11: each new behaviour, on the simulated pool with the reference client, call by call
 /// against the 2026 model (the harness compares every call with the model's outcome).
@@ -36,37 +36,45 @@ struct FidelityPoolTests {
   }
 
   static let flow = ["pool.authFlow": "userPassword"]
-  static let sms = flow.merging(["pool.mfa": "optional", "pool.sms": "true", "user.phone": "true",
-                                "user.smsEnabled": "true"]) { $1 }
-  static let totp = flow.merging(["pool.mfa": "optional", "pool.totp": "true", "user.totpRegistered": "true",
-                                 "user.totpEnabled": "true"]) { $1 }
+  static let sms = flow.merging([
+    "pool.mfa": "optional", "pool.sms": "true", "user.phone": "true",
+    "user.smsEnabled": "true",
+  ]) { $1 }
+  static let totp = flow.merging([
+    "pool.mfa": "optional", "pool.totp": "true", "user.totpRegistered": "true",
+    "user.totpEnabled": "true",
+  ]) { $1 }
   static let totpSetup = flow.merging(["pool.mfa": "required", "pool.totp": "true"]) { $1 }
 
   @Test("a wrong TOTP setup code is EnableSoftwareTokenMFAException; the session is kept and the right code signs in")
   func totpSetupWrongCode() async throws {
     let outcomes = try await Self.run(Self.totpSetup, ["correctPassword", "wrongCode", "correctCode"])
-    #expect(outcomes == [
-      .step("continueSignInWithTOTPSetup"),
-      .error("EnableSoftwareTokenMFAException", stays: "continueSignInWithTOTPSetup"), .step("done"),
-    ])
+    #expect(
+      outcomes == [
+        .step("continueSignInWithTOTPSetup"),
+        .error("EnableSoftwareTokenMFAException", stays: "continueSignInWithTOTPSetup"), .step("done"),
+      ])
   }
 
   @Test("a malformed code is InvalidParameterException at TOTP setup and at the SMS step; the flow is kept")
   func malformedCode() async throws {
-    #expect(try await Self.run(Self.totpSetup, ["correctPassword", "malformedCode", "correctCode"])[1]
-      == .error("InvalidParameterException", stays: "continueSignInWithTOTPSetup"))
-    #expect(try await Self.run(Self.sms, ["correctPassword", "malformedCode", "correctCode"]) == [
-      .step("confirmSignInWithSMSMFACode"),
-      .error("InvalidParameterException", stays: "confirmSignInWithSMSMFACode"), .step("done"),
-    ])
+    #expect(
+      try await Self.run(Self.totpSetup, ["correctPassword", "malformedCode", "correctCode"])[1]
+        == .error("InvalidParameterException", stays: "continueSignInWithTOTPSetup"))
+    #expect(
+      try await Self.run(Self.sms, ["correctPassword", "malformedCode", "correctCode"]) == [
+        .step("confirmSignInWithSMSMFACode"),
+        .error("InvalidParameterException", stays: "confirmSignInWithSMSMFACode"), .step("done"),
+      ])
   }
 
   @Test("a reused TOTP code is ExpiredCodeException and the flow is kept; five failures end it")
   func expiredCode() async throws {
-    #expect(try await Self.run(Self.totp, ["correctPassword", "expiredCode", "correctCode"]) == [
-      .step("confirmSignInWithTOTPCode"), .error("ExpiredCodeException", stays: "confirmSignInWithTOTPCode"),
-      .step("done"),
-    ])
+    #expect(
+      try await Self.run(Self.totp, ["correctPassword", "expiredCode", "correctCode"]) == [
+        .step("confirmSignInWithTOTPCode"), .error("ExpiredCodeException", stays: "confirmSignInWithTOTPCode"),
+        .step("done"),
+      ])
     let five = try await Self.run(
       Self.totp, ["correctPassword", "expiredCode", "wrongCode", "malformedCode", "expiredCode", "expiredCode"])
     guard case .restart = five.last else {
@@ -81,12 +89,14 @@ struct FidelityPoolTests {
     #expect(try await Self.run(Self.totp, ["correctPassword", "statusUnconfirmed"]).last == .step("confirmSignUp"))
   }
 
-  @Test("an unknown user: UserNotFoundException with PreventUserExistenceErrors off, the wrong-password error with it on")
+  @Test(
+    "an unknown user: UserNotFoundException with PreventUserExistenceErrors off, the wrong-password error with it on")
   func unknownUser() async throws {
     let legacy = try await Self.run(Self.flow.merging(["user.exists": "false"]) { $1 }, ["correctPassword"])
     #expect(legacy == [.restart("UserNotFoundException: User does not exist.")])
     let enabled = try await Self.run(
-      Self.flow.merging(["user.exists": "false", "pool.preventUserExistenceErrors": "true"]) { $1 }, ["correctPassword"])
+      Self.flow.merging(["user.exists": "false", "pool.preventUserExistenceErrors": "true"]) { $1 }, ["correctPassword"]
+    )
     #expect(enabled == [.restart("NotAuthorizedException: Incorrect username or password")])
     let custom = try await Self.run(
       ["user.exists": "false", "pool.preventUserExistenceErrors": "true", "pool.authFlow": "customWithoutSRP"],

@@ -2,6 +2,7 @@ import Foundation
 import ModelChecking
 import SignInModel
 import Testing
+
 @testable import Diagrams
 
 @Suite("Flow diagrams")
@@ -14,7 +15,10 @@ struct FlowDiagramTests {
     var endpoints: [String] = []
     for line in text.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
       if line.hasPrefix("%%") || line.hasPrefix("subgraph") || line == "end" || line.hasPrefix("style")
-        || line.hasPrefix("linkStyle") || line == MermaidRenderer.header { continue }
+        || line.hasPrefix("linkStyle") || line == MermaidRenderer.header
+      {
+        continue
+      }
       if let arrow = line.range(of: " -->|\"") {
         endpoints.append(String(line[..<arrow.lowerBound]))
         let afterLabel = line[arrow.upperBound...]
@@ -39,8 +43,9 @@ struct FlowDiagramTests {
     for endpoint in endpoints { #expect(nodes.contains(endpoint), "edge endpoint \(endpoint) is not declared") }
     // Every step signIn reaches is drawn, each once.
     for step in model.steps.indices.dropFirst() {
-      #expect(lines.filter { $0.contains("\(MermaidRenderer.id(step))[") || $0.contains("\(MermaidRenderer.id(step))([") }
-        .count <= 1)
+      #expect(
+        lines.filter { $0.contains("\(MermaidRenderer.id(step))[") || $0.contains("\(MermaidRenderer.id(step))([") }
+          .count <= 1)
     }
   }
 
@@ -88,7 +93,10 @@ struct FlowDiagramTests {
   func restricted() throws {
     let model = try ModelLoader.load(file: "models/2026-all-platforms.yaml")
     let flow = try #require(model.variableIndex(named: "pool.authFlow"))
-    guard case .enumeration(let flows) = model.variables[flow].domain else { Issue.record("not an enum"); return }
+    guard case .enumeration(let flows) = model.variables[flow].domain else {
+      Issue.record("not an enum")
+      return
+    }
     let full = FlowDiagram(model: model)
     let userSRP = FlowDiagram(model: model, configuration: [flow: try #require(flows.firstIndex(of: "userSRP"))])
     #expect(userSRP.edges.count < full.edges.count)
@@ -108,8 +116,15 @@ struct FlowDiagramTests {
     let model = try ModelLoader.load(file: "models/2026-all-platforms.yaml")
     let path = try TracePath.read(file: "counterexamples/01680ebd2c5f794e.json", model: model)
     let custom = try #require(model.stepIndex(named: "confirmSignInWithCustomChallenge"))
-    #expect(path == [FlowDiagram.PathStep(step: 0, response: try #require(model.responses.firstIndex {
-      $0.name == "correctPassword" }), to: .step(custom))])
+    #expect(
+      path == [
+        FlowDiagram.PathStep(
+          step: 0,
+          response: try #require(
+            model.responses.firstIndex {
+              $0.name == "correctPassword"
+            }), to: .step(custom))
+      ])
     var diagram = FlowDiagram(model: model)
     #expect(diagram.highlight(path).isEmpty)
     #expect(diagram.edges.filter(\.highlighted).count == 1)
@@ -119,14 +134,18 @@ struct FlowDiagramTests {
     #expect(mermaid.contains("linkStyle \(index) stroke:#d00"))
     #expect(mermaid.contains("style s\(custom) fill:#fdd"))
     #expect(DotRenderer.render(diagram).contains("s0 -> s\(custom) [label="))
-    #expect(DotRenderer.render(diagram).split(separator: "\n").contains {
-      $0.contains("s0 -> s\(custom)") && $0.contains("penwidth=3") })
+    #expect(
+      DotRenderer.render(diagram).split(separator: "\n").contains {
+        $0.contains("s0 -> s\(custom)") && $0.contains("penwidth=3")
+      })
   }
 
   @Test("A trace for another model is refused with its name")
   func wrongModel() throws {
     let model = try ModelLoader.load(file: "models/2023-swift.yaml")
-    #expect(throws: TracePath.Failure.self) { try TracePath.read(file: "counterexamples/01680ebd2c5f794e.json", model: model) }
+    #expect(throws: TracePath.Failure.self) {
+      try TracePath.read(file: "counterexamples/01680ebd2c5f794e.json", model: model)
+    }
   }
 
   @Test("DOT output is accepted by Graphviz's dot (when installed)", arguments: files)

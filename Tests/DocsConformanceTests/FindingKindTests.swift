@@ -45,7 +45,8 @@ struct FindingKindTests {
 
   @Test("a name that is another platform's is reported with this platform's name suggested")
   func unknownName() throws {
-    let page = "<!-- Platform: flutter -->\n## Confirm sign-in with TOTP MFA\n\nIf the next step is `confirmSignInWithTOTPCode`, type it.\n"
+    let page =
+      "<!-- Platform: flutter -->\n## Confirm sign-in with TOTP MFA\n\nIf the next step is `confirmSignInWithTOTPCode`, type it.\n"
     let f = try #require(findings(page).first)
     #expect(f.kind == .unknownName)
     #expect(f.line == 4)
@@ -54,13 +55,15 @@ struct FindingKindTests {
 
   @Test("a step name on a platform that throws an exception for it is step-or-exception")
   func stepOrExceptionByName() {
-    let page = "<!-- Platform: android -->\n| Next Step | Description |\n| --- | --- |\n| `CONFIRM_SIGN_UP` | confirm the user |\n"
+    let page =
+      "<!-- Platform: android -->\n| Next Step | Description |\n| --- | --- |\n| `CONFIRM_SIGN_UP` | confirm the user |\n"
     #expect(findings(page).map(\.kind) == [.stepOrException])
   }
 
   @Test("an exception tied to the wrong step's section is step-or-exception")
   func stepOrExceptionBySection() {
-    let page = "<!-- Platform: android -->\n## Confirm sign-in with new password\nIf you receive a `UserNotConfirmedException`, set a new password.\n"
+    let page =
+      "<!-- Platform: android -->\n## Confirm sign-in with new password\nIf you receive a `UserNotConfirmedException`, set a new password.\n"
     let result = findings(page)
     #expect(result.map(\.kind) == [.stepOrException])
     #expect(result.first?.line == 3)
@@ -90,7 +93,8 @@ struct FindingKindTests {
 
   @Test("a listed set with a type the model never offers there is set-differs")
   func setDiffers() throws {
-    let page = "<!-- Platform: android -->\n## Continue sign-in with MFA Setup Selection\n\n"
+    let page =
+      "<!-- Platform: android -->\n## Continue sign-in with MFA Setup Selection\n\n"
       + "If the next step is `CONTINUE_SIGN_IN_WITH_MFA_SETUP_SELECTION`, pick. Amplify Auth currently supports "
       + "SMS, TOTP, and email as MFA methods.\n"
     let f = try #require(findings(page).first)
@@ -100,14 +104,16 @@ struct FindingKindTests {
 
   @Test("a table description with a wording the step contradicts")
   func descriptionContradicts() {
-    let page = "<!-- Platform: swift -->\n| Next Step | Description |\n| --- | --- |\n"
+    let page =
+      "<!-- Platform: swift -->\n| Next Step | Description |\n| --- | --- |\n"
       + "| `confirmSignInWithPassword` | The user must set a new password. |\n"
     #expect(findings(page).map(\.kind) == [.descriptionContradicts])
   }
 
   @Test("a complete next-step table that leaves out a step")
   func stepNotListed() {
-    let page = "<!-- Platform: swift -->\n| Next Step | Description |\n| --- | --- |\n"
+    let page =
+      "<!-- Platform: swift -->\n| Next Step | Description |\n| --- | --- |\n"
       + "| `confirmSignInWithSMSMFACode` | The sign-in must be confirmed with a SMS code. |\n"
       + "| `confirmSignInWithTOTPCode` | The sign-in must be confirmed with a TOTP code. |\n"
       + "| `done` | The sign in process has been completed. |\n"
@@ -127,7 +133,8 @@ struct FindingKindTests {
   func apiNameDiffers() {
     let english = "Page updated Nov 14, 2023\n\nfunc s() { let u = try setUpDetails.getSetupURI(appName: \"App\") }\n"
     let second = "Page updated Nov 15, 2023\n\nfunc a() { let x = try details.getSetupURI(appName: \"A\") }\n"
-    let translated = "Page updated Mar 26, 2026\n\nfunc s() { let u = try setUpDetails.getSetupUri(appName: \"App\") }\n"
+    let translated =
+      "Page updated Mar 26, 2026\n\nfunc s() { let u = try setUpDetails.getSetupUri(appName: \"App\") }\n"
     let pages = [("a.txt", english), ("b.txt", second), ("c.txt", translated)].map {
       PageReader.parse(text: $0.1, path: $0.0)
     }

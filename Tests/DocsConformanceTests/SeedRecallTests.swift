@@ -36,11 +36,14 @@ struct SeedRecallTests {
   @Test("a page note names its page, lines and kind, and only the same kind acknowledges")
   func acknowledgementNeedsKind() {
     let note = SourceNote(source: "s", platform: nil, text: "t", page: "000", pageLines: 10...12, kind: "unknown-name")
-    let near = Finding(kind: .unknownName, page: "000_abc.txt", line: 14, platform: nil, pageText: "", modelFile: "m",
+    let near = Finding(
+      kind: .unknownName, page: "000_abc.txt", line: 14, platform: nil, pageText: "", modelFile: "m",
       modelLine: 1, modelText: "", message: "")
-    let far = Finding(kind: .unknownName, page: "000_abc.txt", line: 16, platform: nil, pageText: "", modelFile: "m",
+    let far = Finding(
+      kind: .unknownName, page: "000_abc.txt", line: 16, platform: nil, pageText: "", modelFile: "m",
       modelLine: 1, modelText: "", message: "")
-    let otherKind = Finding(kind: .setDiffers, page: "000_abc.txt", line: 11, platform: nil, pageText: "",
+    let otherKind = Finding(
+      kind: .setDiffers, page: "000_abc.txt", line: 11, platform: nil, pageText: "",
       modelFile: "m", modelLine: 1, modelText: "", message: "")
     #expect(Acknowledgements.matches(note, near))
     #expect(!Acknowledgements.matches(note, far))

@@ -6,7 +6,8 @@ import Testing
 /// counts, the exit decision per platform (breaking or not) and the lint findings it must give.
 @Suite("Evolution pairs")
 struct EvolutionPairTests {
-  static let afterSMSRule = "      goto: confirmSignInWithSMSMFACode\n    - when: \"pool.mfa != off && smsActive && totpActive"
+  static let afterSMSRule =
+    "      goto: confirmSignInWithSMSMFACode\n    - when: \"pool.mfa != off && smsActive && totpActive"
   static let lintSection = "\nlint:\n"
   static let bothNames = """
         names: {swift: X, js: X_JS, android: X_ANDROID, flutter: xFlutter}
@@ -49,35 +50,50 @@ struct EvolutionPairTests {
     d.structural.contains { $0.kind == kind && $0.category == category && $0.name == name }
   }
 
-  @Test("a new MFA type behind a new pool setting: old configurations unchanged, new ones added, every old client stuck")
+  @Test(
+    "a new MFA type behind a new pool setting: old configurations unchanged, new ones added, every old client stuck")
   func newMFAType() throws {
     let old = try EvolutionPairs.model("2023-swift")
-    let new = try EvolutionPairs.edited("2023-swift", [
-      ("  user.phone: {domain: bool,", "  pool.voice: {domain: bool, default: false, doc: voice MFA}\n  user.phone: {domain: bool,"),
-      (Self.afterSMSRule, Self.afterSMSRule.replacingOccurrences(of: "confirmSignInWithSMSMFACode", with: "smsOrVoice")),
-      ("  done:\n", """
-        confirmSignInWithVoiceCode:
-          names: {swift: confirmSignInWithVoiceCode, js: CONFIRM_SIGN_IN_WITH_VOICE_CODE,
-                  android: CONFIRM_SIGN_IN_WITH_VOICE_CODE, flutter: confirmSignInWithVoiceCode}
-          responses:
-            correctCode:
-              - goto: done
-                verifies: mfa
-            wrongCode:
-              - restart: "NotAuthorizedException: wrong voice code"
-        done:
+    let new = try EvolutionPairs.edited(
+      "2023-swift",
+      [
+        (
+          "  user.phone: {domain: bool,",
+          "  pool.voice: {domain: bool, default: false, doc: voice MFA}\n  user.phone: {domain: bool,"
+        ),
+        (
+          Self.afterSMSRule,
+          Self.afterSMSRule.replacingOccurrences(of: "confirmSignInWithSMSMFACode", with: "smsOrVoice")
+        ),
+        (
+          "  done:\n",
+          """
+            confirmSignInWithVoiceCode:
+              names: {swift: confirmSignInWithVoiceCode, js: CONFIRM_SIGN_IN_WITH_VOICE_CODE,
+                      android: CONFIRM_SIGN_IN_WITH_VOICE_CODE, flutter: confirmSignInWithVoiceCode}
+              responses:
+                correctCode:
+                  - goto: done
+                    verifies: mfa
+                wrongCode:
+                  - restart: "NotAuthorizedException: wrong voice code"
+            done:
 
-      """),
-      (Self.lintSection, """
+          """
+        ),
+        (
+          Self.lintSection,
+          """
 
-        smsOrVoice:
-          - when: "pool.voice"
-            goto: confirmSignInWithVoiceCode
-          - when: "!pool.voice"
-            goto: confirmSignInWithSMSMFACode
-      \(Self.lintSection)
-      """),
-    ])
+            smsOrVoice:
+              - when: "pool.voice"
+                goto: confirmSignInWithVoiceCode
+              - when: "!pool.voice"
+                goto: confirmSignInWithSMSMFACode
+          \(Self.lintSection)
+          """
+        ),
+      ])
     let d = diff(old, new)
     #expect(has(d, .added, "step", "confirmSignInWithVoiceCode"))
     #expect(has(d, .added, "configurationVariable", "pool.voice"))
@@ -93,28 +109,38 @@ struct EvolutionPairTests {
   @Test("a new first factor (auth flow value): added configurations reach a step old clients do not know")
   func newFirstFactor() throws {
     let old = try EvolutionPairs.model("2023-swift")
-    let new = try EvolutionPairs.edited("2023-swift", [
-      ("domain: [userSRP, userPassword, customWithSRP, customWithoutSRP]",
-       "domain: [userSRP, userPassword, customWithSRP, customWithoutSRP, emailOTP]"),
-      ("    - when: \"user.status == confirmed && passwordFlow\"", """
-          - when: "user.status == confirmed && pool.authFlow == emailOTP"
-            goto: confirmSignInWithEmailOTP
-            verifies: firstFactor
-          - when: "user.status == confirmed && passwordFlow"
-      """),
-      ("  done:\n", """
-        confirmSignInWithEmailOTP:
-          names: {swift: confirmSignInWithOTP, js: CONFIRM_SIGN_IN_WITH_EMAIL_CODE,
-                  android: CONFIRM_SIGN_IN_WITH_OTP, flutter: confirmSignInWithOtpCode}
-          responses:
-            correctCode:
-              - goto: done
-            wrongCode:
-              - restart: "NotAuthorizedException: wrong code"
-        done:
+    let new = try EvolutionPairs.edited(
+      "2023-swift",
+      [
+        (
+          "domain: [userSRP, userPassword, customWithSRP, customWithoutSRP]",
+          "domain: [userSRP, userPassword, customWithSRP, customWithoutSRP, emailOTP]"
+        ),
+        (
+          "    - when: \"user.status == confirmed && passwordFlow\"",
+          """
+              - when: "user.status == confirmed && pool.authFlow == emailOTP"
+                goto: confirmSignInWithEmailOTP
+                verifies: firstFactor
+              - when: "user.status == confirmed && passwordFlow"
+          """
+        ),
+        (
+          "  done:\n",
+          """
+            confirmSignInWithEmailOTP:
+              names: {swift: confirmSignInWithOTP, js: CONFIRM_SIGN_IN_WITH_EMAIL_CODE,
+                      android: CONFIRM_SIGN_IN_WITH_OTP, flutter: confirmSignInWithOtpCode}
+              responses:
+                correctCode:
+                  - goto: done
+                wrongCode:
+                  - restart: "NotAuthorizedException: wrong code"
+            done:
 
-      """),
-    ])
+          """
+        ),
+      ])
     let d = diff(old, new)
     #expect(has(d, .added, "value", "pool.authFlow = emailOTP"))
     #expect(has(d, .added, "step", "confirmSignInWithEmailOTP"))
@@ -132,10 +158,14 @@ struct EvolutionPairTests {
   @Test("a new user status no guard compares: lint names the value; diff adds its configurations and breaks nothing")
   func newUserStatus() throws {
     let old = try EvolutionPairs.model("2023-swift")
-    let new = try EvolutionPairs.edited("2023-swift", [
-      ("domain: [confirmed, unconfirmed, forceChangePassword, resetRequired]",
-       "domain: [confirmed, unconfirmed, forceChangePassword, resetRequired, passwordless]"),
-    ])
+    let new = try EvolutionPairs.edited(
+      "2023-swift",
+      [
+        (
+          "domain: [confirmed, unconfirmed, forceChangePassword, resetRequired]",
+          "domain: [confirmed, unconfirmed, forceChangePassword, resetRequired, passwordless]"
+        )
+      ])
     let d = diff(old, new)
     #expect(has(d, .added, "value", "user.status = passwordless"))
     #expect(counts(d) == Counts(compared: 535_392, changed: 0, added: 117_216, removed: 0))
@@ -146,40 +176,54 @@ struct EvolutionPairTests {
   @Test("a new step named on one platform only: breaking for the platforms without a name, not for swift")
   func missingPlatformNames() throws {
     let old = try EvolutionPairs.model("2023-swift")
-    let new = try EvolutionPairs.edited("2023-swift", [
-      (Self.afterSMSRule, Self.afterSMSRule.replacingOccurrences(
-        of: "goto: confirmSignInWithSMSMFACode", with: "goto: confirmSignInWithSMSCode2")),
-      ("  done:\n", """
-        confirmSignInWithSMSCode2:
-          names: {swift: confirmSignInWithSMSMFACode}
-          responses:
-            correctCode:
-              - goto: done
-                verifies: mfa
-            wrongCode:
-              - restart: "NotAuthorizedException: wrong code"
-        done:
+    let new = try EvolutionPairs.edited(
+      "2023-swift",
+      [
+        (
+          Self.afterSMSRule,
+          Self.afterSMSRule.replacingOccurrences(
+            of: "goto: confirmSignInWithSMSMFACode", with: "goto: confirmSignInWithSMSCode2")
+        ),
+        (
+          "  done:\n",
+          """
+            confirmSignInWithSMSCode2:
+              names: {swift: confirmSignInWithSMSMFACode}
+              responses:
+                correctCode:
+                  - goto: done
+                    verifies: mfa
+                wrongCode:
+                  - restart: "NotAuthorizedException: wrong code"
+            done:
 
-      """),
-    ])
+          """
+        ),
+      ])
     #expect(!diff(old, new, ["swift"]).isBreaking)
     expectBreaking(old, new, on: ["js", "android", "flutter"]) {
       $1.step == "confirmSignInWithSMSCode2" && $1.stepName == "(no \($0) name)"
     }
     #expect(diff(old, new).changedCount > 0)
-    #expect(Set(lint(new)) == [
-      "missingPlatformName confirmSignInWithSMSCode2.js", "missingPlatformName confirmSignInWithSMSCode2.android",
-      "missingPlatformName confirmSignInWithSMSCode2.flutter",
-    ])
+    #expect(
+      Set(lint(new)) == [
+        "missingPlatformName confirmSignInWithSMSCode2.js", "missingPlatformName confirmSignInWithSMSCode2.android",
+        "missingPlatformName confirmSignInWithSMSCode2.flutter",
+      ])
   }
 
   @Test("an option nobody can select: lint names it; old clients meet an option they cannot select")
   func optionNobodySelects() throws {
     let old = try EvolutionPairs.model("2023-swift")
-    let new = try EvolutionPairs.edited("2023-swift", [
-      ("    TOTP: \"pool.totp && user.totpRegistered\"\n", "    TOTP: \"pool.totp && user.totpRegistered\"\n    VOICE: \"pool.sms && user.phone\"\n"),
-      ("        TOTP: \"totpActive\"\n", "        TOTP: \"totpActive\"\n        VOICE: \"smsActive\"\n"),
-    ])
+    let new = try EvolutionPairs.edited(
+      "2023-swift",
+      [
+        (
+          "    TOTP: \"pool.totp && user.totpRegistered\"\n",
+          "    TOTP: \"pool.totp && user.totpRegistered\"\n    VOICE: \"pool.sms && user.phone\"\n"
+        ),
+        ("        TOTP: \"totpActive\"\n", "        TOTP: \"totpActive\"\n        VOICE: \"smsActive\"\n"),
+      ])
     #expect(lint(new) == ["optionNeverSelected mfaType.VOICE"])
     let d = diff(old, new)
     #expect(has(d, .changed, "optionSetGeneration", "mfaType"))
@@ -190,9 +234,11 @@ struct EvolutionPairTests {
   @Test("a retry bound changed: behaviour changes at the retry steps, nothing breaks")
   func retryBound() throws {
     let old = try EvolutionPairs.model("2023-swift")
-    let new = try EvolutionPairs.edited("2023-swift", [
-      ("flow.retries < 4", "flow.retries < 2"), ("flow.retries == 4", "flow.retries >= 2"),
-    ])
+    let new = try EvolutionPairs.edited(
+      "2023-swift",
+      [
+        ("flow.retries < 4", "flow.retries < 2"), ("flow.retries == 4", "flow.retries >= 2"),
+      ])
     let d = diff(old, new)
     #expect(d.structural.isEmpty)
     #expect(d.compared == 535_392 && d.changedCount > 0 && d.changedCount < 535_392 && d.addedCount == 0)
@@ -208,25 +254,29 @@ struct EvolutionPairTests {
     let start = try #require(text.range(of: "  continueSignInWithMFASelection:\n"))
     let end = try #require(text.range(of: "  confirmSignInWithCustomChallenge:\n"))
     text.removeSubrange(start.lowerBound..<end.lowerBound)
-    text = text.replacingOccurrences(of: "goto: continueSignInWithMFASelection", with: "goto: confirmSignInWithTOTPCode")
+    text = text.replacingOccurrences(
+      of: "goto: continueSignInWithMFASelection", with: "goto: confirmSignInWithTOTPCode")
     let new = try ModelLoader.load(yaml: text, file: "step-removed.yaml")
     let d = diff(old, new)
     #expect(has(d, .removed, "step", "continueSignInWithMFASelection"))
     #expect(d.changedCount > 0 && !d.isBreaking)
     #expect(d.changed.contains { $0.step == "continueSignInWithMFASelection" || $0.oldOutcomes != $0.newOutcomes })
     let warnings = Set(lint(new))
-    #expect(warnings.isSuperset(of: [
-      "responseAcceptedNowhere selectSMS", "responseAcceptedNowhere selectTOTP", "optionNeverSelected mfaType.SMS",
-    ]))
+    #expect(
+      warnings.isSuperset(of: [
+        "responseAcceptedNowhere selectSMS", "responseAcceptedNowhere selectTOTP", "optionNeverSelected mfaType.SMS",
+      ]))
   }
 
   @Test("a pure refactor (definition renamed with all uses, comments, an equivalent guard): no behavioural change")
   func pureRefactor() throws {
     let old = try EvolutionPairs.model("2023-swift")
-    let new = try EvolutionPairs.edited("2023-swift", [
-      ("smsActive", "smsIsActive"), ("# What the first call leads to", "# Where the first call goes"),
-      ("- when: \"pool.mfa == off\"\n", "- when: \"!(pool.mfa != off)\"\n"),
-    ])
+    let new = try EvolutionPairs.edited(
+      "2023-swift",
+      [
+        ("smsActive", "smsIsActive"), ("# What the first call leads to", "# Where the first call goes"),
+        ("- when: \"pool.mfa == off\"\n", "- when: \"!(pool.mfa != off)\"\n"),
+      ])
     let d = diff(old, new)
     #expect(d.structural.contains { $0.kind == .renamed && $0.category == "definition" && $0.name == "smsIsActive" })
     #expect(counts(d) == Counts(compared: 535_392, changed: 0, added: 0, removed: 0))

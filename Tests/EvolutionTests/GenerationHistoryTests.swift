@@ -6,7 +6,9 @@ import Testing
 /// The shipped generations, compared: the history itself is a test.
 @Suite("Generation history")
 struct GenerationHistoryTests {
-  @Test("2023 → 2024: email MFA is added; the 2023 configurations keep their behaviour except the new selectEMAIL answer; 2023 clients meet the email steps")
+  @Test(
+    "2023 → 2024: email MFA is added; the 2023 configurations keep their behaviour except the new selectEMAIL answer; 2023 clients meet the email steps"
+  )
   func from2023To2024() throws {
     let new = try EvolutionPairs.model("2024-flutter")
     let d = ModelDiff(old: try EvolutionPairs.model("2023-swift"), new: new)
@@ -30,7 +32,8 @@ struct GenerationHistoryTests {
   @Test("JSON output names its format and version")
   func jsonFormat() throws {
     let d = ModelDiff(old: try EvolutionPairs.model("2023-swift"), new: try EvolutionPairs.model("2023-swift"))
-    let json = try JSONSerialization.jsonObject(with: Data(DiffJSONReport.render(d, tool: "test").utf8)) as? [String: Any]
+    let json =
+      try JSONSerialization.jsonObject(with: Data(DiffJSONReport.render(d, tool: "test").utf8)) as? [String: Any]
     #expect(json?["format"] as? String == "signin-spec-diff")
     #expect(json?["version"] as? Int == 1)
     #expect(json?["breaking"] as? Bool == false)

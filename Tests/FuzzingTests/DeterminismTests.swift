@@ -1,8 +1,8 @@
 import ClientBugs
 import Foundation
 import Fuzzing
-import Testing
 import SignInModel
+import Testing
 
 @Suite("Fuzz runs are the same for any split of the cases")
 struct DeterminismTests {
@@ -40,8 +40,10 @@ struct DeterminismTests {
     let second = await fuzzer.run(seed: 5, indices: stride(from: 1, to: 600, by: 2), deadline: nil)
     let union = FuzzFinding.merged(first.findings + second.findings)
     #expect(Self.found(union) == Self.found(whole))
-    let saved = union.map { CounterexampleFile(finding: $0, model: Self.model, client: "x", tool: "t").fileName }.sorted()
-    let unsharded = whole.map { CounterexampleFile(finding: $0, model: Self.model, client: "x", tool: "t").fileName }.sorted()
+    let saved = union.map { CounterexampleFile(finding: $0, model: Self.model, client: "x", tool: "t").fileName }
+      .sorted()
+    let unsharded = whole.map { CounterexampleFile(finding: $0, model: Self.model, client: "x", tool: "t").fileName }
+      .sorted()
     #expect(saved == unsharded)
   }
 }

@@ -1,9 +1,9 @@
 import ClientBugs
 import Foundation
-import Testing
 import Fuzzing
 import SignInClient
 import SignInModel
+import Testing
 
 @Suite("The fuzzer")
 struct FuzzerTests {
@@ -18,14 +18,17 @@ struct FuzzerTests {
     #expect(summary.covered.count >= 80, "covered \(summary.covered.count) of \(summary.allTransitions.count)")
   }
 
-  @Test("every broken client of the catalogue is found, shrunk, and its case replays", arguments: DeliberateBug.allCases)
+  @Test(
+    "every broken client of the catalogue is found, shrunk, and its case replays", arguments: DeliberateBug.allCases)
   func catalogue(bug: DeliberateBug) async throws {
     let broken = CaseExecutor(model: Self.model, hooks: bug.hooks)
-    let summary = await Fuzzer(executor: broken).run(seed: 3, indices: Array(0..<20_000), deadline: nil, stopAtFirstFailure: true)
+    let summary = await Fuzzer(executor: broken).run(
+      seed: 3, indices: Array(0..<20_000), deadline: nil, stopAtFirstFailure: true)
     let finding = try #require(summary.findings.first, "\(bug) was not found in 20,000 cases")
     #expect(finding.fuzzCase.calls.count <= finding.originalLength)
-    #expect(finding.fuzzCase.calls.count <= bug.shortest + 1,
-            "\(bug): shrunk to \(finding.fuzzCase.calls.count) calls, the shortest is \(bug.shortest)")
+    #expect(
+      finding.fuzzCase.calls.count <= bug.shortest + 1,
+      "\(bug): shrunk to \(finding.fuzzCase.calls.count) calls, the shortest is \(bug.shortest)")
     // The shrunk case reproduces on the broken client, and passes on the reference client.
     #expect(await broken.execute(finding.fuzzCase).failed)
     #expect(await !CaseExecutor(model: Self.model).execute(finding.fuzzCase).failed)
@@ -43,9 +46,11 @@ struct FuzzerTests {
   @Test("a counterexample file round-trips, is named by its content, and carries an ITF trace")
   func file() async throws {
     let broken = CaseExecutor(model: Self.model, hooks: DeliberateBug.retryRefusedAfterWrongCode.hooks)
-    let summary = await Fuzzer(executor: broken).run(seed: 3, indices: Array(0..<20_000), deadline: nil, stopAtFirstFailure: true)
+    let summary = await Fuzzer(executor: broken).run(
+      seed: 3, indices: Array(0..<20_000), deadline: nil, stopAtFirstFailure: true)
     let finding = try #require(summary.findings.first)
-    let file = CounterexampleFile(finding: finding, model: Self.model, client: "retryRefusedAfterWrongCode", tool: "test")
+    let file = CounterexampleFile(
+      finding: finding, model: Self.model, client: "retryRefusedAfterWrongCode", tool: "test")
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cx-\(UUID().uuidString)").path
     let path = try file.write(to: folder)
     let again = try file.write(to: folder)
@@ -77,7 +82,9 @@ struct FuzzerTests {
       #expect(file.model.name == Self.model.name)
       #expect(await !CaseExecutor(model: Self.model).execute(file.fuzzCase).failed, "\(name)")
       if let bug = DeliberateBug(rawValue: file.client) {
-        #expect(await CaseExecutor(model: Self.model, hooks: bug.hooks).execute(file.fuzzCase).failed, "\(name) no longer catches \(bug)")
+        #expect(
+          await CaseExecutor(model: Self.model, hooks: bug.hooks).execute(file.fuzzCase).failed,
+          "\(name) no longer catches \(bug)")
       }
     }
   }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Fuzzing
+import Testing
 
 /// The ITF reader and writer: traces this tool writes read back as the same values, and a
 /// trace written by Apalache reads as the format intends.
@@ -8,12 +8,14 @@ import Fuzzing
 struct ITFTraceTests {
   @Test("every kind of value survives a write and a read")
   func roundTrip() throws {
-    let state = ITFTrace.State(meta: ["index": .int(0)], values: [
-      "n": .int(3), "big": .int("-123456789012345678901234567890"), "b": .bool(true), "s": .string("SMS"),
-      "xs": .list([.int(1), .int(2)]), "set": .set([.string("a")]), "tup": .tuple([.bool(false), .int(0)]),
-      "m": .map([ITFValue.MapEntry(key: .string("k"), value: .int(7))]), "r": .record(["f": .string("v")]),
-      "u": .unserializable("λx. x"),
-    ])
+    let state = ITFTrace.State(
+      meta: ["index": .int(0)],
+      values: [
+        "n": .int(3), "big": .int("-123456789012345678901234567890"), "b": .bool(true), "s": .string("SMS"),
+        "xs": .list([.int(1), .int(2)]), "set": .set([.string("a")]), "tup": .tuple([.bool(false), .int(0)]),
+        "m": .map([ITFValue.MapEntry(key: .string("k"), value: .int(7))]), "r": .record(["f": .string("v")]),
+        "u": .unserializable("λx. x"),
+      ])
     let trace = ITFTrace(meta: ["format": .string("ITF")], vars: ["n", "big", "b"], states: [state], loop: 0)
     let data = try JSONEncoder().encode(trace)
     let text = try #require(String(data: data, encoding: .utf8))

@@ -6,7 +6,8 @@ import Testing
 @Suite("Hostile models are refused with a located error, never a crash or a hang")
 struct HostileModelTests {
   static let base: String = {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../models/2023-swift.yaml")
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+      "../../models/2023-swift.yaml")
     return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
   }()
 
@@ -40,8 +41,9 @@ struct HostileModelTests {
     Array(repeating: "1", count: 45_000).joined(separator: " + ") + " == 3",
   ]
 
-  @Test("12,000 parentheses, 40,000 '!' and a 45,000-term sum give one error naming the limit",
-        arguments: ["parentheses", "nots", "sum"].indices)
+  @Test(
+    "12,000 parentheses, 40,000 '!' and a 45,000-term sum give one error naming the limit",
+    arguments: ["parentheses", "nots", "sum"].indices)
   func deepExpressions(_ which: Int) {
     let found = Self.diagnostics(Self.withGuard(Self.deep[which]))
     #expect(found.count == 1)
@@ -49,9 +51,11 @@ struct HostileModelTests {
     #expect(found.first?.message.contains("\(ModelLimits.maxExpressionDepth)") == true)
   }
 
-  @Test("arithmetic that leaves the 32-bit range and literals too large are errors, not traps or 0", arguments: [
-    "9223372036854775807 + 1 == 0", "2147483647 + 1 == 0", "99999999999999999999 == 0", "0 - 2147483647 - 2 < 0",
-  ])
+  @Test(
+    "arithmetic that leaves the 32-bit range and literals too large are errors, not traps or 0",
+    arguments: [
+      "9223372036854775807 + 1 == 0", "2147483647 + 1 == 0", "99999999999999999999 == 0", "0 - 2147483647 - 2 < 0",
+    ])
   func arithmetic(_ text: String) {
     let found = Self.diagnostics(Self.withGuard(text))
     #expect(found.count == 1 && found[0].line > 0, "\(found)")
@@ -67,7 +71,9 @@ struct HostileModelTests {
   @Test("an alias bomb used as a mapping key is refused before YAML composes it")
   func aliasBomb() {
     var text = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
-    for k in 1..<12 { text += "a\(k): &a\(k) [" + Array(repeating: "*a\(k - 1)", count: 10).joined(separator: ", ") + "]\n" }
+    for k in 1..<12 {
+      text += "a\(k): &a\(k) [" + Array(repeating: "*a\(k - 1)", count: 10).joined(separator: ", ") + "]\n"
+    }
     text += "? *a11\n: 1\n"
     // The refusal names the expansion limit, so it came from the event-stream check, before
     // Yams composed (and hashed) the 10^12-node key; a composing loader would never return.
@@ -99,7 +105,8 @@ struct HostileModelTests {
     let indent = String(repeating: " ", count: Self.base.distance(from: lineStart, to: start.lowerBound) + 2)
     let guardLine = Self.base[..<start.lowerBound].filter { $0 == "\n" }.count + 1
     let end = Self.base[start.upperBound...].firstIndex(of: "\"")!
-    let text = String(Self.base[..<start.lowerBound]) + "when: >-\n\(indent)true &&\n\(indent)  user.bogus"
+    let text =
+      String(Self.base[..<start.lowerBound]) + "when: >-\n\(indent)true &&\n\(indent)  user.bogus"
       + String(Self.base[Self.base.index(after: end)...])
     let found = Self.diagnostics(text)
     #expect(found.count == 1)
@@ -160,10 +167,12 @@ struct ConstraintCounterTests {
     #expect(ConstraintCounter.refusal(in: model) == nil)
   }
 
-  @Test("structural counts equal brute-force counts on small mixed constraints", arguments: [
-    "c.v0 || c.v1 && !c.v2 || c.v3", "(c.v0 => c.v1) && (c.v2 || !c.v3)", "!(c.v0 && c.v1) || c.v2 == c.v3",
-    "c.v0 && !c.v0 && c.v1 && c.v2 && c.v3", "c.v0 || !c.v0 || c.v1 || c.v2 || c.v3",
-  ])
+  @Test(
+    "structural counts equal brute-force counts on small mixed constraints",
+    arguments: [
+      "c.v0 || c.v1 && !c.v2 || c.v3", "(c.v0 => c.v1) && (c.v2 || !c.v3)", "!(c.v0 && c.v1) || c.v2 == c.v3",
+      "c.v0 && !c.v0 && c.v1 && c.v2 && c.v3", "c.v0 || !c.v0 || c.v1 || c.v2 || c.v3",
+    ])
   func agreesWithEnumeration(_ constraint: String) throws {
     // Widened with 13 unrelated booleans so the structural path (over 4,096 assignments) is taken.
     let wide = "(" + constraint + ") && " + (4..<17).map { "(c.v\($0) || !c.v\($0))" }.joined(separator: " && ")

@@ -6,11 +6,14 @@ import Testing
 struct LoaderFuzzTests {
   static func shippedModels() throws -> [String] {
     let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../models")
-    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yaml") }.sorted()
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yaml") }
+      .sorted()
     return try names.map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
   }
 
-  @Test("2,000 mutated models: every one loads or is refused with a located error, none past 60 s (a hang, not a speed test)")
+  @Test(
+    "2,000 mutated models: every one loads or is refused with a located error, none past 60 s (a hang, not a speed test)"
+  )
   func mutatedModels() throws {
     let models = try Self.shippedModels()
     #expect(models.count == 3)

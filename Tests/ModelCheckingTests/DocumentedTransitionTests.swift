@@ -1,6 +1,6 @@
-import Testing
 import ModelChecking
 import SignInModel
+import Testing
 
 /// Transitions the seed pages document, run on the shipped models.
 @Suite("Documented transitions in the shipped models")
@@ -42,13 +42,16 @@ struct DocumentedTransitionTests {
   func totpSetup() throws {
     var s = try Self.run2026(["pool.mfa": "required", "pool.totp": "true"], ["correctPassword"])
     #expect(s.stepID == "continueSignInWithTOTPSetup")
-    #expect(try s.respond("wrongCode") == .error("EnableSoftwareTokenMFAException", stays: "continueSignInWithTOTPSetup"))
+    #expect(
+      try s.respond("wrongCode") == .error("EnableSoftwareTokenMFAException", stays: "continueSignInWithTOTPSetup"))
     #expect(try s.respond("correctCode") == .step("done"))
   }
 
-  @Test("resetPassword and confirmSignUp end the flow and need a new signIn", arguments: [
-    ("resetRequired", "resetPassword"), ("unconfirmed", "confirmSignUp"),
-  ])
+  @Test(
+    "resetPassword and confirmSignUp end the flow and need a new signIn",
+    arguments: [
+      ("resetRequired", "resetPassword"), ("unconfirmed", "confirmSignUp"),
+    ])
   func statusSteps(status: String, step: String) throws {
     var s = try Self.run2026(["user.status": status], ["correctPassword"])
     #expect(s.stepID == step)
@@ -57,19 +60,21 @@ struct DocumentedTransitionTests {
 
   @Test("a passwordless EMAIL_OTP first factor leads to the OTP step, then done")
   func passwordlessEmail() throws {
-    var s = try Self.run2026([
-      "pool.authFlow": "userAuth", "pool.preferredFirstFactor": "EMAIL_OTP", "pool.allowEmailOTP": "true",
-      "user.email": "true", "user.passwordSet": "false",
-    ], ["correctPassword"])
+    var s = try Self.run2026(
+      [
+        "pool.authFlow": "userAuth", "pool.preferredFirstFactor": "EMAIL_OTP", "pool.allowEmailOTP": "true",
+        "user.email": "true", "user.passwordSet": "false",
+      ], ["correctPassword"])
     #expect(s.stepID == "confirmSignInWithOTP.emailFirstFactor")
     #expect(try s.respond("correctCode") == .step("done"))
   }
 
   @Test("USER_AUTH without a preference offers the factors the user has")
   func firstFactorSelection() throws {
-    var s = try Self.run2026([
-      "pool.authFlow": "userAuth", "pool.allowSmsOTP": "true", "user.phone": "true",
-    ], ["correctPassword"])
+    var s = try Self.run2026(
+      [
+        "pool.authFlow": "userAuth", "pool.allowSmsOTP": "true", "user.phone": "true",
+      ], ["correctPassword"])
     #expect(s.stepID == "continueSignInWithFirstFactorSelection")
     #expect(s.offered == ["PASSWORD", "PASSWORD_SRP", "SMS_OTP"])
     #expect(try s.respond("selectPASSWORD") == .step("confirmSignInWithPassword"))
@@ -78,12 +83,14 @@ struct DocumentedTransitionTests {
 
   @Test("selecting a type the MFA selection did not offer is an error that stays on the step")
   func selectionNotOffered() throws {
-    var s = try Self.run2026([
-      "pool.mfa": "optional", "pool.sms": "true", "pool.totp": "true", "user.phone": "true",
-      "user.totpRegistered": "true", "user.smsEnabled": "true", "user.totpEnabled": "true",
-    ], ["correctPassword"])
+    var s = try Self.run2026(
+      [
+        "pool.mfa": "optional", "pool.sms": "true", "pool.totp": "true", "user.phone": "true",
+        "user.totpRegistered": "true", "user.smsEnabled": "true", "user.totpEnabled": "true",
+      ], ["correctPassword"])
     #expect(s.stepID == "continueSignInWithMFASelection")
-    #expect(try s.respond("selectEMAIL") == .error("InvalidParameterException", stays: "continueSignInWithMFASelection"))
+    #expect(
+      try s.respond("selectEMAIL") == .error("InvalidParameterException", stays: "continueSignInWithMFASelection"))
     #expect(try s.respond("selectTOTP") == .step("confirmSignInWithTOTPCode"))
   }
 
@@ -98,14 +105,17 @@ struct DocumentedTransitionTests {
 
   @Test("in 2023 the define trigger's failAuthentication restarts the flow")
   func customFailAuthentication() throws {
-    var s = try ModelSimulator(model: Self.model2023, configuration: [
-      "pool.mfa": "off", "pool.sms": "false", "pool.totp": "false", "pool.authFlow": "customWithoutSRP",
-      "pool.customRounds": "2", "user.status": "confirmed", "user.phone": "false", "user.totpRegistered": "false",
-      "user.smsEnabled": "false", "user.totpEnabled": "false", "user.preferred": "none",
-    ])
+    var s = try ModelSimulator(
+      model: Self.model2023,
+      configuration: [
+        "pool.mfa": "off", "pool.sms": "false", "pool.totp": "false", "pool.authFlow": "customWithoutSRP",
+        "pool.customRounds": "2", "user.status": "confirmed", "user.phone": "false", "user.totpRegistered": "false",
+        "user.smsEnabled": "false", "user.totpEnabled": "false", "user.preferred": "none",
+      ])
     #expect(try s.respond("correctPassword") == .step("confirmSignInWithCustomChallenge"))
     #expect(try s.respond("wrongAnswer") == .step("confirmSignInWithCustomChallenge"))
-    #expect(try s.respond("wrongAnswer") == .restart("NotAuthorizedException: the define trigger failed authentication"))
+    #expect(
+      try s.respond("wrongAnswer") == .restart("NotAuthorizedException: the define trigger failed authentication"))
   }
 
   @Test("a configuration that breaks a constraint is refused, naming the constraint")

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import ModelChecking
 import SignInModel
+import Testing
 
 /// Issue 11 on the shipped models: the remembered-device exemption of noFactorSkipped is
 /// exactly as wide as the pool's suppression, and MFA in custom flows is checked.
@@ -14,14 +14,17 @@ struct FidelityModelTests {
     let text = try String(contentsOfFile: Self.file, encoding: .utf8)
       .replacingOccurrences(
         of: "\"pool.mfa != off && !noneActive && deviceSkipsMfa\"",
-        with: "\"pool.mfa != off && !noneActive && user.deviceRemembered\"")
+        with: "\"pool.mfa != off && !noneActive && user.deviceRemembered\""
+      )
       .replacingOccurrences(
         of: "\"!(pool.mfa != off && !noneActive && deviceSkipsMfa)\"",
         with: "\"!(pool.mfa != off && !noneActive && user.deviceRemembered)\"")
     let model = try ModelLoader.load(yaml: text, file: "device-without-suppression.yaml")
-    let c = try #require(ExplicitChecker(model: model).check(invariants: [.noFactorSkipped]).counterexample(.noFactorSkipped))
+    let c = try #require(
+      ExplicitChecker(model: model).check(invariants: [.noFactorSkipped]).counterexample(.noFactorSkipped))
     #expect(c.value(of: "user.deviceRemembered") == .some("true"))
-    #expect(c.value(of: "pool.deviceSuppressesMfa") != .some("true") || c.value(of: "pool.authFlow") != .some("userSRP"))
+    #expect(
+      c.value(of: "pool.deviceSuppressesMfa") != .some("true") || c.value(of: "pool.authFlow") != .some("userSRP"))
     #expect(c.steps.last?.outcome == .step("done"))
   }
 
@@ -31,9 +34,11 @@ struct FidelityModelTests {
     let text = try String(contentsOfFile: Self.file, encoding: .utf8)
       .replacingOccurrences(
         of: "      goto: mfaDecision\n\n  # After the MFA answer",
-        with: "      goto: confirmSignInWithCustomChallenge\n      set: {flow.customRound: 1}\n\n  # After the MFA answer")
+        with:
+          "      goto: confirmSignInWithCustomChallenge\n      set: {flow.customRound: 1}\n\n  # After the MFA answer")
     let model = try ModelLoader.load(yaml: text, file: "custom-mfa-skipped.yaml")
-    let c = try #require(ExplicitChecker(model: model).check(invariants: [.noFactorSkipped]).counterexample(.noFactorSkipped))
+    let c = try #require(
+      ExplicitChecker(model: model).check(invariants: [.noFactorSkipped]).counterexample(.noFactorSkipped))
     #expect(c.value(of: "pool.authFlow") == .some("customWithSRP"))
     #expect(c.value(of: "pool.customMfa") != .some("none"))
   }

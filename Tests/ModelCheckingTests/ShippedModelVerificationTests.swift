@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import ModelChecking
 import SignInModel
+import Testing
 
 @Suite("Verifying the shipped models")
 struct ShippedModelVerificationTests {
@@ -38,23 +38,26 @@ struct ShippedModelVerificationTests {
   func failAuthenticationRestartRemoved() throws {
     let model = try Self.broken(
       Self.files[0],
-      replacing: "      failingAnswer:\n        - restart: \"NotAuthorizedException: the define trigger failed authentication\"",
+      replacing:
+        "      failingAnswer:\n        - restart: \"NotAuthorizedException: the define trigger failed authentication\"",
       with: "      failingAnswer:\n        - error: NotAuthorizedException")
     let report = ExplicitChecker(model: model).check()
     let c = try #require(report.counterexample(.failAuthenticationRestarts))
-    #expect(c.calls == [
-      "signIn(correctPassword) -> confirmSignInWithCustomChallenge",
-      "confirmSignIn(failingAnswer) -> error NotAuthorizedException",
-      // After the failed define trigger the flow goes on: here by a status exception that the
-      // Swift client reports as the resetPassword step (issue 11), three calls like correctAnswer.
-      "confirmSignIn(statusResetRequired) -> resetPassword",
-    ])
+    #expect(
+      c.calls == [
+        "signIn(correctPassword) -> confirmSignInWithCustomChallenge",
+        "confirmSignIn(failingAnswer) -> error NotAuthorizedException",
+        // After the failed define trigger the flow goes on: here by a status exception that the
+        // Swift client reports as the resetPassword step (issue 11), three calls like correctAnswer.
+        "confirmSignIn(statusResetRequired) -> resetPassword",
+      ])
     #expect(!report.allHold)
   }
 
   @Test("offering SMS MFA without checking for a phone fails offersAreUsable")
   func smsOfferedWithoutPhone() throws {
-    let model = try Self.broken(Self.files[2], replacing: "        SMS: \"smsActive\"", with: "        SMS: \"user.smsEnabled\"")
+    let model = try Self.broken(
+      Self.files[2], replacing: "        SMS: \"smsActive\"", with: "        SMS: \"user.smsEnabled\"")
     let c = try #require(ExplicitChecker(model: model).check().counterexample(.offersAreUsable))
     #expect(c.value(of: "user.phone") == .some("false"))
     #expect(c.steps.last?.outcome == .step("continueSignInWithMFASelection"))
@@ -67,7 +70,8 @@ struct ShippedModelVerificationTests {
       replacing: "        - when: \"pool.authFlow != customWithSRP\"\n          goto: afterFirstFactor",
       with: "        - when: \"pool.authFlow != customWithSRP\"\n          goto: done")
     let c = try #require(ExplicitChecker(model: model).check().counterexample(.noFactorSkipped))
-    #expect(c.calls == ["signIn(correctPassword) -> confirmSignInWithNewPassword", "confirmSignIn(goodNewPassword) -> done"])
+    #expect(
+      c.calls == ["signIn(correctPassword) -> confirmSignInWithNewPassword", "confirmSignIn(goodNewPassword) -> done"])
     #expect(c.value(of: "user.status") == .some("forceChangePassword"))
   }
 }

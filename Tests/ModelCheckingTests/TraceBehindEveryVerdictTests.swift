@@ -202,9 +202,10 @@ struct TraceBehindEveryVerdictTests {
   func vacuityExplained() throws {
     let (_, found) = try Self.counterexample(Self.cases[9])
     #expect(found.message.hasPrefix("unreachable under every configuration: 'code' (small.yaml:"))
-    #expect(found.message.hasSuffix(
-      "every way in is blocked: from 'signIn' on correctPassword, the rule at small.yaml:27 "
-        + "(when \"pool.mfa == required && false\")"))
+    #expect(
+      found.message.hasSuffix(
+        "every way in is blocked: from 'signIn' on correctPassword, the rule at small.yaml:27 "
+          + "(when \"pool.mfa == required && false\")"))
   }
 
   @Test("every output format carries the whole trace", arguments: cases)
@@ -218,19 +219,22 @@ struct TraceBehindEveryVerdictTests {
     #expect(JUnitReport.render([report]).contains(lastCall))
     #expect(VerifyFindings.markdown([report]).contains(lastCall))
 
-    let json = try #require(try JSONSerialization.jsonObject(
-      with: Data(JSONReport(reports: [report], version: "test").encoded().utf8)) as? [String: Any])
+    let json = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(JSONReport(reports: [report], version: "test").encoded().utf8)) as? [String: Any])
     let invariants = ((json["models"] as? [[String: Any]])?.first?["invariants"] as? [[String: Any]]) ?? []
     let entry = try #require(invariants.first { $0["name"] as? String == c.invariant.rawValue })
     let steps = ((entry["counterexample"] as? [String: Any])?["steps"] as? [Any]) ?? []
     #expect(steps.count == found.length)
 
-    let sarif = try #require(try JSONSerialization.jsonObject(
-      with: Data(VerifyFindings.sarif([report], toolVersion: "test").encoded().utf8)) as? [String: Any])
+    let sarif = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(VerifyFindings.sarif([report], toolVersion: "test").encoded().utf8)) as? [String: Any])
     let results = ((sarif["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]]) ?? []
     let result = try #require(results.first { $0["ruleId"] as? String == c.invariant.rawValue })
-    let flow = (((result["codeFlows"] as? [[String: Any]])?.first?["threadFlows"] as? [[String: Any]])?.first?[
-      "locations"] as? [Any]) ?? []
+    let flow =
+      (((result["codeFlows"] as? [[String: Any]])?.first?["threadFlows"] as? [[String: Any]])?.first?[
+        "locations"] as? [Any]) ?? []
     #expect(flow.count == found.length, "SARIF codeFlows hold every call")
   }
 
@@ -254,9 +258,15 @@ struct TraceBehindEveryVerdictTests {
             var after = state
             do {
               let outcome = try after.respond(model.responses[accepted.response].name)
-              if reached(goal, after, outcome, model) { best = min(best ?? depth, depth); break search }
+              if reached(goal, after, outcome, model) {
+                best = min(best ?? depth, depth)
+                break search
+              }
             } catch {
-              if case .notDeterministic = error, goal == .undetermined { best = min(best ?? depth, depth); break search }
+              if case .notDeterministic = error, goal == .undetermined {
+                best = min(best ?? depth, depth)
+                break search
+              }
               continue
             }
             if after.step != nil, seen.insert(after.valuation + [after.step!]).inserted { next.append(after) }
@@ -272,7 +282,9 @@ struct TraceBehindEveryVerdictTests {
     switch goal {
     case .undetermined: return false
     case .doneWithoutMFA:
-      guard case .step(let id) = outcome, model.steps[model.stepIndex(named: id)!].kind == .signedIn else { return false }
+      guard case .step(let id) = outcome, model.steps[model.stepIndex(named: id)!].kind == .signedIn else {
+        return false
+      }
       return state.valuation[model.builtins.mfaVerified] == 0
         && (try? model.mfaRequired?.holds(state.valuation)) == true
     case .outOfDomain:
@@ -295,7 +307,9 @@ struct TraceBehindEveryVerdictTests {
 extension TraceStep {
   /// The place an `undetermined` call names, as `ModelSimulator` reports it.
   var place: String {
-    guard case .undetermined(let what) = outcome, let colon = what.range(of: ": ", options: .backwards) else { return "" }
+    guard case .undetermined(let what) = outcome, let colon = what.range(of: ": ", options: .backwards) else {
+      return ""
+    }
     return String(what[..<colon.lowerBound])
   }
 }

@@ -1,7 +1,7 @@
-import Testing
 import ModelChecking
 import ModelTestSupport
 import SignInModel
+import Testing
 
 /// The explicit engine and the simulator walk `TransitionSystem.decisions` (rule lists in
 /// order, forking lazily); Z3 reads the flat `branches` and `ambiguities`. These tests state
@@ -21,8 +21,9 @@ struct TransitionSystemTests {
       for (s, step) in model.steps.enumerated() where !step.isTerminal {
         for (k, stepResponse) in step.responses.enumerated() {
           var mismatches: [TransitionSystem.Mismatch] = []
-          let walked = (try? system.matchingBranches(
-            step: s, responseSlot: k, valuation: valuation, mismatches: &mismatches)) ?? [-1]
+          let walked =
+            (try? system.matchingBranches(
+              step: s, responseSlot: k, valuation: valuation, mismatches: &mismatches)) ?? [-1]
           let flat = system.branches.indices.filter { b in
             let branch = system.branches[b]
             return branch.step == s && branch.response == stepResponse.response

@@ -8,7 +8,9 @@ import Testing
 @Suite("Per-platform outcomes and client calls in simulate")
 struct FidelitySimulationTests {
   static let model = Result { try ModelLoader.load(file: "models/2026-all-platforms.yaml") }
-  static let sms = [("pool.mfa", "optional"), ("pool.sms", "true"), ("user.phone", "true"), ("user.smsEnabled", "true")]
+  static let sms = [
+    ("pool.mfa", "optional"), ("pool.sms", "true"), ("user.phone", "true"), ("user.smsEnabled", "true"),
+  ]
   static let totpSetup = [("pool.mfa", "required"), ("pool.totp", "true")]
 
   static func records(_ platform: String, _ settings: [(String, String)], _ calls: [String]) throws -> [CallRecord] {
@@ -65,7 +67,8 @@ struct FidelitySimulationTests {
       "flutter": "InvalidStateException",
     ]
     for (platform, error) in expected {
-      let records = try Self.records(platform, [], ["correctPassword", "signIn:correctPassword", "signOut", "correctPassword"])
+      let records = try Self.records(
+        platform, [], ["correctPassword", "signIn:correctPassword", "signOut", "correctPassword"])
       #expect(records[1].kind == .error && records[1].error == error, "\(platform)")
       #expect(records[1].stepID == "done")
       #expect(records[2].kind == .signedOut && records[2].stepID == nil)
@@ -76,7 +79,8 @@ struct FidelitySimulationTests {
   @Test("signIn in the middle of a flow starts a new flow with the counters reset")
   func signInMidFlow() throws {
     let records = try Self.records(
-      "android", Self.sms, ["correctPassword", "wrongCode", "wrongCode", "signIn:correctPassword"]
+      "android", Self.sms,
+      ["correctPassword", "wrongCode", "wrongCode", "signIn:correctPassword"]
         + Array(repeating: "wrongCode", count: 4))
     #expect(records[3].stepID == "confirmSignInWithSMSMFACode")
     #expect(records.suffix(4).allSatisfy { $0.kind == .error }, "four failures fit in the new flow")

@@ -50,8 +50,9 @@ struct ScenarioTests {
 
   @Test("a response the step does not accept fails the scenario with the model's refusal")
   func refused() throws {
-    let results = try Self.results(Self.scenarioFile(expecting: "done").replacingOccurrences(
-      of: "- wrongCode:", with: "- selectSMS:"))
+    let results = try Self.results(
+      Self.scenarioFile(expecting: "done").replacingOccurrences(
+        of: "- wrongCode:", with: "- selectSMS:"))
     #expect(!results[0].passed)
     #expect(results[0].report.contains("refused: step 'confirmSignInWithSMSMFACode' does not accept 'selectSMS'"))
   }

@@ -1,9 +1,9 @@
 import CognitoWire
 import Foundation
-import Testing
 import ModelChecking
 import SignInClient
 import SignInModel
+import Testing
 
 /// The sign-in fixtures of amplify-android (../shared/external), run against this client
 /// with their scripted Cognito responses. Step names are mapped through the 2026 model's
@@ -23,13 +23,22 @@ struct AndroidFixtureTests {
   /// calls this client needs first to reach the fixture's expected result (README,
   /// "Platform differences"). The expected result is still checked after them.
   static let documentedDifferences: [String: (reason: String, prelude: [String])] = {
-    let reason = "Android's harness answers SELECT_CHALLENGE with the password directly (the chosen factor lives in "
+    let reason =
+      "Android's harness answers SELECT_CHALLENGE with the password directly (the chosen factor lives in "
       + "state the fixture does not record); Swift and this client first take the factor, then ask for the password"
     return [
-      "confirmSignIn/Test_that_selecting_the_PASSWORD_SRP_challenge_with_the_correct_password_succeeds.json": (reason, ["PASSWORD_SRP"]),
-      "confirmSignIn/Test_that_selecting_the_PASSWORD_SRP_challenge_with_the_incorrect_password_fails.json": (reason, ["PASSWORD_SRP"]),
-      "confirmSignIn/Test_that_selecting_the_PASSWORD_challenge_with_the_correct_password_succeeds.json": (reason, ["PASSWORD"]),
-      "confirmSignIn/Test_that_selecting_the_PASSWORD_challenge_with_the_incorrect_password_fails.json": (reason, ["PASSWORD"]),
+      "confirmSignIn/Test_that_selecting_the_PASSWORD_SRP_challenge_with_the_correct_password_succeeds.json": (
+        reason, ["PASSWORD_SRP"]
+      ),
+      "confirmSignIn/Test_that_selecting_the_PASSWORD_SRP_challenge_with_the_incorrect_password_fails.json": (
+        reason, ["PASSWORD_SRP"]
+      ),
+      "confirmSignIn/Test_that_selecting_the_PASSWORD_challenge_with_the_correct_password_succeeds.json": (
+        reason, ["PASSWORD"]
+      ),
+      "confirmSignIn/Test_that_selecting_the_PASSWORD_challenge_with_the_incorrect_password_fails.json": (
+        reason, ["PASSWORD"]
+      ),
     ]
   }()
 
@@ -88,18 +97,24 @@ struct AndroidFixtureTests {
     // getId, getCredentialsForIdentity and confirmDevice are identity-pool and device calls
     // this client does not make.
     let script = mocks.compactMap { mock -> ScriptedBackend.Answer? in
-      guard let api = mock["apiName"] as? String, !["getId", "getCredentialsForIdentity", "confirmDevice"].contains(api) else { return nil }
+      guard let api = mock["apiName"] as? String,
+        !["getId", "getCredentialsForIdentity", "confirmDevice"].contains(api)
+      else { return nil }
       let operation = api.prefix(1).uppercased() + api.dropFirst()
       let response = mock["response"] as? [String: Any] ?? [:]
       if mock["responseType"] as? String == "failure" {
-        return .init(operation: operation, result: .failure(.service(
-          type: response["errorType"] as? String ?? "", message: response["errorMessage"] as? String ?? "")))
+        return .init(
+          operation: operation,
+          result: .failure(
+            .service(
+              type: response["errorType"] as? String ?? "", message: response["errorMessage"] as? String ?? "")))
       }
       return .init(operation: operation, result: .success(Self.wire(response).object ?? [:]))
     }
     let backend = ScriptedBackend(script)
-    let client = SignInClient(backend: backend, clientId: "testAppClientId", userPoolId: "us-east-1_testPool",
-                              random: { n in [UInt8](repeating: 7, count: n) })
+    let client = SignInClient(
+      backend: backend, clientId: "testAppClientId", userPoolId: "us-east-1_testPool",
+      random: { n in [UInt8](repeating: 7, count: n) })
 
     // Starting state: a pending challenge, if the fixture starts mid-sign-in.
     let stateFile = pre["state"] as? String ?? ""
@@ -110,7 +125,8 @@ struct AndroidFixtureTests {
       let challenge = Self.firstObject(in: String(text[range.upperBound...]))
     {
       _ = try await client.restore(
-        username: challenge["username"] as? String ?? "username", challengeName: challenge["challengeName"] as? String ?? "",
+        username: challenge["username"] as? String ?? "username",
+        challengeName: challenge["challengeName"] as? String ?? "",
         session: challenge["session"] as? String, parameters: challenge["parameters"] as? [String: String] ?? [:],
         availableChallenges: challenge["availableChallenges"] as? [String] ?? [])
     }
@@ -128,19 +144,27 @@ struct AndroidFixtureTests {
       if api["name"] as? String == "signIn" {
         let options = (api["options"] as? [String: Any])?["signInOptions"] as? [String: Any] ?? [:]
         let flow: AuthFlowType
-        switch options["authFlow"] as? String ?? (pre["amplify-configuration"] as? String == "authconfiguration_userauth.json" ? "USER_AUTH" : "USER_SRP_AUTH") {
+        switch options["authFlow"] as? String
+          ?? (pre["amplify-configuration"] as? String == "authconfiguration_userauth.json"
+            ? "USER_AUTH" : "USER_SRP_AUTH")
+        {
         case "CUSTOM_AUTH_WITH_SRP": flow = .customWithSRP
         case "CUSTOM_AUTH_WITHOUT_SRP": flow = .customWithoutSRP
-        case "USER_AUTH": flow = .userAuth(preferredFirstFactor: (options["preferredFirstFactor"] as? String).flatMap {
-          AuthFactorType(rawValue: $0 == "EMAIL" ? "EMAIL_OTP" : $0 == "SMS" ? "SMS_OTP" : $0) })
+        case "USER_AUTH":
+          flow = .userAuth(
+            preferredFirstFactor: (options["preferredFirstFactor"] as? String).flatMap {
+              AuthFactorType(rawValue: $0 == "EMAIL" ? "EMAIL_OTP" : $0 == "SMS" ? "SMS_OTP" : $0)
+            })
         case "USER_PASSWORD_AUTH": flow = .userPassword
         default: flow = .userSRP
         }
-        outcome = .success(try await client.signIn(
-          username: params["username"] as? String ?? "username", password: params["password"] as? String,
-          options: SignInOptions(authFlow: flow)))
+        outcome = .success(
+          try await client.signIn(
+            username: params["username"] as? String ?? "username", password: params["password"] as? String,
+            options: SignInOptions(authFlow: flow)))
       } else {
-        outcome = .success(try await client.confirmSignIn(challengeResponse: params["challengeResponse"] as? String ?? ""))
+        outcome = .success(
+          try await client.confirmSignIn(challengeResponse: params["challengeResponse"] as? String ?? ""))
       }
     } catch {
       outcome = .failure(error)
@@ -154,7 +178,9 @@ struct AndroidFixtureTests {
       #expect(swiftStep != nil, "\(file): no model step has the Android name \(androidStep)")
       switch outcome {
       case .success(let result):
-        #expect(result.nextStep.name == swiftStep, "\(file): expected \(androidStep) (\(swiftStep ?? "?")), got \(result.nextStep.name)")
+        #expect(
+          result.nextStep.name == swiftStep,
+          "\(file): expected \(androidStep) (\(swiftStep ?? "?")), got \(result.nextStep.name)")
         #expect(result.isSignedIn == (response["isSignedIn"] as? Bool ?? false))
       case .failure(let error):
         Issue.record("\(file): expected \(androidStep), got the error \(error)")
@@ -180,7 +206,13 @@ struct AndroidFixtureTests {
     var end = start
     for i in text[start...].indices {
       if text[i] == "{" { depth += 1 }
-      if text[i] == "}" { depth -= 1; if depth == 0 { end = i; break } }
+      if text[i] == "}" {
+        depth -= 1
+        if depth == 0 {
+          end = i
+          break
+        }
+      }
     }
     return (try? JSONSerialization.jsonObject(with: Data(text[start...end].utf8))) as? [String: Any]
   }

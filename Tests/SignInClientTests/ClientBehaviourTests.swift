@@ -1,7 +1,7 @@
 import CognitoWire
 import Foundation
-import Testing
 import SignInClient
+import Testing
 
 /// Bad input and faults: each gives a typed error with a clear message, no secret leaks,
 /// and afterwards a new signIn always works.
@@ -9,7 +9,9 @@ import SignInClient
 struct ClientBehaviourTests {
   static let smsChallenge: JSONObject = [
     "ChallengeName": .string("SMS_MFA"), "Session": .string("session-SECRET-1"),
-    "ChallengeParameters": .object(["CODE_DELIVERY_DESTINATION": .string("+1***0100"), "CODE_DELIVERY_DELIVERY_MEDIUM": .string("SMS")]),
+    "ChallengeParameters": .object([
+      "CODE_DELIVERY_DESTINATION": .string("+1***0100"), "CODE_DELIVERY_DELIVERY_MEDIUM": .string("SMS"),
+    ]),
   ]
   static let tokens: JSONObject = ["AuthenticationResult": .object(["AccessToken": .string("t")])]
 
@@ -30,11 +32,16 @@ struct ClientBehaviourTests {
   func wrongCodeRetried() async throws {
     let (client, backend) = Self.client([
       .init(operation: "InitiateAuth", result: .success(Self.smsChallenge)),
-      .init(operation: "RespondToAuthChallenge", result: .failure(.service(type: "CodeMismatchException", message: "Invalid code"))),
+      .init(
+        operation: "RespondToAuthChallenge",
+        result: .failure(.service(type: "CodeMismatchException", message: "Invalid code"))),
       .init(operation: "RespondToAuthChallenge", result: .success(Self.tokens)),
     ])
-    let first = try await client.signIn(username: "u", password: "pw-SECRET", options: SignInOptions(authFlow: .userPassword))
-    #expect(first.nextStep == .confirmSignInWithSMSMFACode(AuthCodeDeliveryDetails(destination: "+1***0100", medium: .sms), nil))
+    let first = try await client.signIn(
+      username: "u", password: "pw-SECRET", options: SignInOptions(authFlow: .userPassword))
+    #expect(
+      first.nextStep
+        == .confirmSignInWithSMSMFACode(AuthCodeDeliveryDetails(destination: "+1***0100", medium: .sms), nil))
     await #expect(throws: AuthError.codeMismatch) { try await client.confirmSignIn(challengeResponse: "000000") }
     #expect(try await client.confirmSignIn(challengeResponse: "123456").isSignedIn)
     let sessions = await backend.requests.dropFirst().map { $0.body["Session"]?.string }
@@ -49,21 +56,27 @@ struct ClientBehaviourTests {
       .init(operation: "RespondToAuthChallenge", result: .success(Self.tokens)),
     ])
     _ = try await client.signIn(username: "u", password: "pw", options: SignInOptions(authFlow: .userPassword))
-    await #expect(throws: AuthError.network("connection reset")) { try await client.confirmSignIn(challengeResponse: "123456") }
+    await #expect(throws: AuthError.network("connection reset")) {
+      try await client.confirmSignIn(challengeResponse: "123456")
+    }
     #expect(try await client.confirmSignIn(challengeResponse: "123456").isSignedIn)
   }
 
   @Test("an unknown challenge from the server (a future enum value) is a typed error, and signIn works after it")
   func unknownChallenge() async throws {
     let (client, _) = Self.client([
-      .init(operation: "InitiateAuth", result: .success(["ChallengeName": .string("PASSKEY_REGISTRATION"), "Session": .string("s")])),
+      .init(
+        operation: "InitiateAuth",
+        result: .success(["ChallengeName": .string("PASSKEY_REGISTRATION"), "Session": .string("s")])),
       .init(operation: "InitiateAuth", result: .success(Self.tokens)),
     ])
     await #expect(throws: AuthError.unknownChallenge("PASSKEY_REGISTRATION")) {
       try await client.signIn(username: "u", password: "pw", options: SignInOptions(authFlow: .userPassword))
     }
     #expect(await client.currentStep == nil)
-    #expect(try await client.signIn(username: "u", password: "pw", options: SignInOptions(authFlow: .userPassword)).isSignedIn)
+    #expect(
+      try await client.signIn(username: "u", password: "pw", options: SignInOptions(authFlow: .userPassword)).isSignedIn
+    )
   }
 
   @Test("a response with neither tokens nor a challenge is an invalid service response")
@@ -73,7 +86,9 @@ struct ClientBehaviourTests {
       .init(operation: "InitiateAuth", result: .failure(.malformed("the response body is not a JSON object"))),
     ])
     let options = SignInOptions(authFlow: .userPassword)
-    await #expect(throws: AuthError.invalidServiceResponse("neither AuthenticationResult nor ChallengeName in the answer")) {
+    await #expect(
+      throws: AuthError.invalidServiceResponse("neither AuthenticationResult nor ChallengeName in the answer")
+    ) {
       try await client.signIn(username: "u", password: "pw", options: options)
     }
     await #expect(throws: AuthError.invalidServiceResponse("the response body is not a JSON object")) {
@@ -85,8 +100,12 @@ struct ClientBehaviourTests {
   func noSecretsInErrors() async throws {
     let (client, _) = Self.client([
       .init(operation: "InitiateAuth", result: .success(Self.smsChallenge)),
-      .init(operation: "RespondToAuthChallenge", result: .failure(.service(
-        type: "NotAuthorizedException", message: "session session-SECRET-1 code 987654 password pw-SECRET rejected"))),
+      .init(
+        operation: "RespondToAuthChallenge",
+        result: .failure(
+          .service(
+            type: "NotAuthorizedException", message: "session session-SECRET-1 code 987654 password pw-SECRET rejected")
+        )),
     ])
     _ = try await client.signIn(username: "u", password: "pw-SECRET", options: SignInOptions(authFlow: .userPassword))
     do {
@@ -94,7 +113,9 @@ struct ClientBehaviourTests {
       Issue.record("expected NotAuthorized")
     } catch {
       let text = "\(error) \(error.description)"
-      for secret in ["session-SECRET-1", "987654", "pw-SECRET"] { #expect(!text.contains(secret), "\(secret) leaked: \(text)") }
+      for secret in ["session-SECRET-1", "987654", "pw-SECRET"] {
+        #expect(!text.contains(secret), "\(secret) leaked: \(text)")
+      }
       #expect(text.contains("[redacted]"))
     }
   }
@@ -113,12 +134,16 @@ struct ClientBehaviourTests {
   @Test("MFA setup offering only SMS is an error, as in every Amplify client, and the flow ends")
   func smsOnlySetup() async throws {
     let (client, _) = Self.client([
-      .init(operation: "InitiateAuth", result: .success([
-        "ChallengeName": .string("MFA_SETUP"), "Session": .string("s"),
-        "ChallengeParameters": .object(["MFAS_CAN_SETUP": .string("[\"SMS_MFA\"]")]),
-      ])),
+      .init(
+        operation: "InitiateAuth",
+        result: .success([
+          "ChallengeName": .string("MFA_SETUP"), "Session": .string("s"),
+          "ChallengeParameters": .object(["MFAS_CAN_SETUP": .string("[\"SMS_MFA\"]")]),
+        ]))
     ])
-    await #expect(throws: AuthError.invalidServiceResponse("Cannot initiate MFA setup from available types: [\"SMS_MFA\"]")) {
+    await #expect(
+      throws: AuthError.invalidServiceResponse("Cannot initiate MFA setup from available types: [\"SMS_MFA\"]")
+    ) {
       try await client.signIn(username: "u", password: "pw", options: SignInOptions(authFlow: .userPassword))
     }
     #expect(await client.currentStep == nil)
@@ -127,7 +152,8 @@ struct ClientBehaviourTests {
   /// A local HTTP server that answers 500 with a text body, or never answers.
   static func fakeServer(_ behaviour: String) throws -> (Process, Int) {
     let port = try MotoServer.freePort()
-    let script = behaviour == "500"
+    let script =
+      behaviour == "500"
       ? "import http.server as h\nclass H(h.BaseHTTPRequestHandler):\n def do_POST(s):\n  s.send_response(500); s.end_headers(); s.wfile.write(b'oops')\n def log_message(s,*a): pass\nh.HTTPServer(('127.0.0.1',\(port)),H).serve_forever()"
       : "import socket,time\ns=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('127.0.0.1',\(port))); s.listen()\nc=[]\nwhile True: c.append(s.accept())"
     let p = Process()
@@ -145,28 +171,37 @@ struct ClientBehaviourTests {
   func httpFaults() async throws {
     let (server, port) = try Self.fakeServer("500")
     defer { kill(server.processIdentifier, SIGKILL) }
-    let client = SignInClient(backend: HTTPCognitoBackend(endpoint: URL(string: "http://127.0.0.1:\(port)/")!, timeout: 2),
-                              clientId: "c", userPoolId: "p_q")
+    let client = SignInClient(
+      backend: HTTPCognitoBackend(endpoint: URL(string: "http://127.0.0.1:\(port)/")!, timeout: 2),
+      clientId: "c", userPoolId: "p_q")
     await #expect(throws: AuthError.invalidServiceResponse("HTTP status 500 without a Cognito error body")) {
       try await client.signIn(username: "u", password: "pw", options: SignInOptions(authFlow: .userPassword))
     }
     let (silent, silentPort) = try Self.fakeServer("silent")
     defer { kill(silent.processIdentifier, SIGKILL) }
-    let slow = SignInClient(backend: HTTPCognitoBackend(endpoint: URL(string: "http://127.0.0.1:\(silentPort)/")!, timeout: 1),
-                            clientId: "c", userPoolId: "p_q")
+    let slow = SignInClient(
+      backend: HTTPCognitoBackend(endpoint: URL(string: "http://127.0.0.1:\(silentPort)/")!, timeout: 1),
+      clientId: "c", userPoolId: "p_q")
     do {
       _ = try await slow.signIn(username: "u", password: "pw", options: SignInOptions(authFlow: .userPassword))
       Issue.record("expected a timeout")
     } catch {
-      guard case .network = error else { Issue.record("expected a network error, got \(error)"); return }
+      guard case .network = error else {
+        Issue.record("expected a network error, got \(error)")
+        return
+      }
     }
-    let closed = SignInClient(backend: HTTPCognitoBackend(endpoint: URL(string: "http://127.0.0.1:\(try MotoServer.freePort())/")!, timeout: 2),
-                              clientId: "c", userPoolId: "p_q")
+    let closed = SignInClient(
+      backend: HTTPCognitoBackend(endpoint: URL(string: "http://127.0.0.1:\(try MotoServer.freePort())/")!, timeout: 2),
+      clientId: "c", userPoolId: "p_q")
     do {
       _ = try await closed.signIn(username: "u", password: "pw", options: SignInOptions(authFlow: .userPassword))
       Issue.record("expected a network error")
     } catch {
-      guard case .network = error else { Issue.record("expected a network error, got \(error)"); return }
+      guard case .network = error else {
+        Issue.record("expected a network error, got \(error)")
+        return
+      }
     }
   }
 }

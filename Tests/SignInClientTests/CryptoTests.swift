@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SignInClient
 
 @Suite("Digests, TOTP and SRP")
@@ -9,7 +10,8 @@ struct CryptoTests {
   @Test("SHA-1 and SHA-256 match the FIPS 180 examples")
   func digests() {
     #expect(Self.hex(Digest.sha1(Array("abc".utf8))) == "a9993e364706816aba3e25717850c26c9cd0d89d")
-    #expect(Self.hex(Digest.sha256(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    #expect(
+      Self.hex(Digest.sha256(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     #expect(Self.hex(Digest.sha256([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     let long = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
     #expect(Self.hex(Digest.sha1(long)) == "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
@@ -17,9 +19,11 @@ struct CryptoTests {
 
   @Test("HMAC matches RFC 4231 and RFC 2202 test case 2")
   func hmac() {
-    let key = Array("Jefe".utf8), message = Array("what do ya want for nothing?".utf8)
-    #expect(Self.hex(Digest.hmac(.sha256, key: key, message: message))
-      == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    let key = Array("Jefe".utf8)
+    let message = Array("what do ya want for nothing?".utf8)
+    #expect(
+      Self.hex(Digest.hmac(.sha256, key: key, message: message))
+        == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     #expect(Self.hex(Digest.hmac(.sha1, key: key, message: message)) == "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79")
   }
 
@@ -31,13 +35,16 @@ struct CryptoTests {
       info: bytes("f0f1f2f3f4f5f6f7f8f9"), count: 42)
     #expect(Self.hex(okm) == "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865")
     // Cognito's SRP key: HMAC(HMAC(salt: u, S), "Caldera Derived Key" || 0x01), first 16 bytes.
-    let u = bytes("00c1d2"), s = bytes("0a0b0c0d")
+    let u = bytes("00c1d2")
+    let s = bytes("0a0b0c0d")
     let prk = Digest.hmac(.sha256, key: u, message: s)
     let expected = Array(Digest.hmac(.sha256, key: prk, message: Array("Caldera Derived Key".utf8) + [1]).prefix(16))
     #expect(Digest.hkdfSHA256(inputKey: s, salt: u, info: Array("Caldera Derived Key".utf8), count: 16) == expected)
   }
 
-  @Test("TOTP matches RFC 6238 (SHA-1, 8 digits)", arguments: [(59.0, "94287082"), (1111111109.0, "07081804"), (2000000000.0, "69279037")])
+  @Test(
+    "TOTP matches RFC 6238 (SHA-1, 8 digits)",
+    arguments: [(59.0, "94287082"), (1111111109.0, "07081804"), (2000000000.0, "69279037")])
   func totp(time: Double, code: String) {
     // The RFC's key "12345678901234567890" in base32.
     #expect(TOTP.code(secret: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ", time: time, digits: 8) == code)
@@ -51,9 +58,13 @@ struct CryptoTests {
     #expect(CognitoSRP.padHex(0xabc) == "0abc")
     #expect(CognitoSRP.timestamp(Date(timeIntervalSince1970: 1_788_599_587)) == "Sat Sep 5 09:13:07 UTC 2026")
     let srp = CognitoSRP(random: [UInt8](repeating: 1, count: 128))
-    #expect(srp.signature(poolName: "p", userIdForSRP: "u", password: "pw", srpB: "0", salt: "ab", secretBlock: "AAAA", timestamp: "t") == nil,
-            "B = 0 must be refused")
-    let signature = srp.signature(poolName: "p", userIdForSRP: "u", password: "pw", srpB: "def", salt: "abc", secretBlock: "AAAA", timestamp: "t")
+    #expect(
+      srp.signature(
+        poolName: "p", userIdForSRP: "u", password: "pw", srpB: "0", salt: "ab", secretBlock: "AAAA", timestamp: "t")
+        == nil,
+      "B = 0 must be refused")
+    let signature = srp.signature(
+      poolName: "p", userIdForSRP: "u", password: "pw", srpB: "def", salt: "abc", secretBlock: "AAAA", timestamp: "t")
     #expect(signature.map { Data(base64Encoded: $0)?.count } == 32)
   }
 }

@@ -1,7 +1,7 @@
 import CognitoWire
 import Foundation
-import Testing
 import SignInClient
+import Testing
 
 /// Issue 11 over HTTP against moto: the behaviours the models gained where moto implements
 /// them. Each moto difference is named (README "Checked against a real Cognito-compatible
@@ -13,16 +13,21 @@ struct MotoFidelityTests {
     try #require(TOTP.code(secret: secret, time: Double(MotoServer.fixedClock)))
   }
 
-  @Test("TOTP setup: a wrong and a malformed code are CodeMismatchException on moto; the session is kept, the right code signs in")
+  @Test(
+    "TOTP setup: a wrong and a malformed code are CodeMismatchException on moto; the session is kept, the right code signs in"
+  )
   func totpSetupWrongAndMalformedCode() async throws {
     let moto = try await MotoServer(clock: MotoServer.fixedClock)
     let (poolId, clientId) = try await moto.makePool(mfa: "ON", totp: true)
-    try await moto.admin("AdminCreateUser", [
-      "UserPoolId": .string(poolId), "Username": .string("gus"), "TemporaryPassword": .string("TempPassw0rd!"),
-      "MessageAction": .string("SUPPRESS"),
-    ])
+    try await moto.admin(
+      "AdminCreateUser",
+      [
+        "UserPoolId": .string(poolId), "Username": .string("gus"), "TemporaryPassword": .string("TempPassw0rd!"),
+        "MessageAction": .string("SUPPRESS"),
+      ])
     let client = SignInClient(backend: moto.backend, clientId: clientId, userPoolId: poolId)
-    _ = try await client.signIn(username: "gus", password: "TempPassw0rd!", options: SignInOptions(authFlow: .userPassword))
+    _ = try await client.signIn(
+      username: "gus", password: "TempPassw0rd!", options: SignInOptions(authFlow: .userPassword))
     let setup = try await client.confirmSignIn(challengeResponse: "NewPassw0rd!")
     guard case .continueSignInWithTOTPSetup(let details) = setup.nextStep else {
       Issue.record("expected TOTP setup, got \(setup.nextStep)")
@@ -42,11 +47,13 @@ struct MotoFidelityTests {
   func unknownUser() async throws {
     let moto = try await MotoServer()
     let (poolId, legacyClient) = try await moto.makePool()
-    let enabled = try await moto.admin("CreateUserPoolClient", [
-      "UserPoolId": .string(poolId), "ClientName": .string("prevent"),
-      "ExplicitAuthFlows": .array([.string("ALLOW_USER_PASSWORD_AUTH"), .string("ALLOW_USER_SRP_AUTH")]),
-      "PreventUserExistenceErrors": .string("ENABLED"),
-    ])
+    let enabled = try await moto.admin(
+      "CreateUserPoolClient",
+      [
+        "UserPoolId": .string(poolId), "ClientName": .string("prevent"),
+        "ExplicitAuthFlows": .array([.string("ALLOW_USER_PASSWORD_AUTH"), .string("ALLOW_USER_SRP_AUTH")]),
+        "PreventUserExistenceErrors": .string("ENABLED"),
+      ])
     let enabledClient = try #require(enabled["UserPoolClient"]?.object?["ClientId"]?.string)
     let options = SignInOptions(authFlow: .userPassword)
     // LEGACY (the API default): moto agrees with Cognito.

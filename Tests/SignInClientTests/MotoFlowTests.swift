@@ -1,7 +1,7 @@
 import CognitoWire
 import Foundation
-import Testing
 import SignInClient
+import Testing
 
 /// The client over HTTP against moto's Cognito server, through every flow moto implements.
 /// Where moto differs from Cognito (reference part B.4), the test names the difference and
@@ -14,13 +14,17 @@ struct MotoFlowTests {
   func passwordAndConfirmSignUp() async throws {
     let moto = try await MotoServer()
     let (poolId, clientId) = try await moto.makePool()
-    try await moto.admin("SignUp", [
-      "ClientId": .string(clientId), "Username": .string("alice"), "Password": .string(Self.password),
-      "UserAttributes": .array([.object(["Name": .string("email"), "Value": .string("alice@example.com")])]),
-    ])
+    try await moto.admin(
+      "SignUp",
+      [
+        "ClientId": .string(clientId), "Username": .string("alice"), "Password": .string(Self.password),
+        "UserAttributes": .array([.object(["Name": .string("email"), "Value": .string("alice@example.com")])]),
+      ])
     let client = SignInClient(backend: moto.backend, clientId: clientId, userPoolId: poolId)
     let options = SignInOptions(authFlow: .userPassword)
-    #expect(try await client.signIn(username: "alice", password: Self.password, options: options).nextStep == .confirmSignUp(nil))
+    #expect(
+      try await client.signIn(username: "alice", password: Self.password, options: options).nextStep
+        == .confirmSignUp(nil))
     // moto B.4 item 5: ConfirmSignUp accepts any code.
     try await client.confirmSignUp(username: "alice", confirmationCode: "any-code")
     await #expect(throws: AuthError.notAuthorized("Incorrect username or password.")) {
@@ -28,7 +32,10 @@ struct MotoFlowTests {
     }
     let result = try await client.signIn(username: "alice", password: Self.password, options: options)
     #expect(result.isSignedIn)
-    await #expect(throws: AuthError.invalidState("There is already a user in signedIn state. SignOut the user first before calling signIn")) {
+    await #expect(
+      throws: AuthError.invalidState(
+        "There is already a user in signedIn state. SignOut the user first before calling signIn")
+    ) {
       try await client.signIn(username: "alice", password: Self.password, options: options)
     }
   }
@@ -37,12 +44,15 @@ struct MotoFlowTests {
   func newPassword() async throws {
     let moto = try await MotoServer()
     let (poolId, clientId) = try await moto.makePool()
-    try await moto.admin("AdminCreateUser", [
-      "UserPoolId": .string(poolId), "Username": .string("bob"), "TemporaryPassword": .string("TempPassw0rd!"),
-      "MessageAction": .string("SUPPRESS"),
-    ])
+    try await moto.admin(
+      "AdminCreateUser",
+      [
+        "UserPoolId": .string(poolId), "Username": .string("bob"), "TemporaryPassword": .string("TempPassw0rd!"),
+        "MessageAction": .string("SUPPRESS"),
+      ])
     let client = SignInClient(backend: moto.backend, clientId: clientId, userPoolId: poolId)
-    let first = try await client.signIn(username: "bob", password: "TempPassw0rd!", options: SignInOptions(authFlow: .userPassword))
+    let first = try await client.signIn(
+      username: "bob", password: "TempPassw0rd!", options: SignInOptions(authFlow: .userPassword))
     #expect(first.nextStep.name == "confirmSignInWithNewPassword")
     await #expect(throws: AuthError.invalidPassword) { try await client.confirmSignIn(challengeResponse: "short") }
     #expect(await client.currentStep?.name == "confirmSignInWithNewPassword", "the session survives InvalidPassword")
@@ -56,14 +66,18 @@ struct MotoFlowTests {
     return try #require(TOTP.code(secret: secret, time: Double(clock)))
   }
 
-  @Test("MFA_SETUP -> TOTP setup with a real code from the shared secret; then SOFTWARE_TOKEN_MFA with a wrong and the right code")
+  @Test(
+    "MFA_SETUP -> TOTP setup with a real code from the shared secret; then SOFTWARE_TOKEN_MFA with a wrong and the right code"
+  )
   func totpSetupThenTotpCode() async throws {
     let moto = try await MotoServer(clock: MotoServer.fixedClock)
     let (poolId, clientId) = try await moto.makePool(mfa: "ON", totp: true)
-    try await moto.admin("AdminCreateUser", [
-      "UserPoolId": .string(poolId), "Username": .string("carol"), "TemporaryPassword": .string("TempPassw0rd!"),
-      "MessageAction": .string("SUPPRESS"),
-    ])
+    try await moto.admin(
+      "AdminCreateUser",
+      [
+        "UserPoolId": .string(poolId), "Username": .string("carol"), "TemporaryPassword": .string("TempPassw0rd!"),
+        "MessageAction": .string("SUPPRESS"),
+      ])
     let client = SignInClient(backend: moto.backend, clientId: clientId, userPoolId: poolId)
     let options = SignInOptions(authFlow: .userPassword)
     _ = try await client.signIn(username: "carol", password: "TempPassw0rd!", options: options)
@@ -92,21 +106,30 @@ struct MotoFlowTests {
   func smsMfa() async throws {
     let moto = try await MotoServer()
     let (poolId, clientId) = try await moto.makePool()
-    try await moto.admin("AdminCreateUser", [
-      "UserPoolId": .string(poolId), "Username": .string("dave"), "MessageAction": .string("SUPPRESS"),
-      "UserAttributes": .array([.object(["Name": .string("phone_number"), "Value": .string("+15555550100")])]),
-    ])
-    try await moto.admin("AdminSetUserPassword", [
-      "UserPoolId": .string(poolId), "Username": .string("dave"), "Password": .string(Self.password), "Permanent": .bool(true),
-    ])
-    try await moto.admin("AdminSetUserMFAPreference", [
-      "UserPoolId": .string(poolId), "Username": .string("dave"),
-      "SMSMfaSettings": .object(["Enabled": .bool(true), "PreferredMfa": .bool(true)]),
-    ])
+    try await moto.admin(
+      "AdminCreateUser",
+      [
+        "UserPoolId": .string(poolId), "Username": .string("dave"), "MessageAction": .string("SUPPRESS"),
+        "UserAttributes": .array([.object(["Name": .string("phone_number"), "Value": .string("+15555550100")])]),
+      ])
+    try await moto.admin(
+      "AdminSetUserPassword",
+      [
+        "UserPoolId": .string(poolId), "Username": .string("dave"), "Password": .string(Self.password),
+        "Permanent": .bool(true),
+      ])
+    try await moto.admin(
+      "AdminSetUserMFAPreference",
+      [
+        "UserPoolId": .string(poolId), "Username": .string("dave"),
+        "SMSMfaSettings": .object(["Enabled": .bool(true), "PreferredMfa": .bool(true)]),
+      ])
     let client = SignInClient(backend: moto.backend, clientId: clientId, userPoolId: poolId)
-    let first = try await client.signIn(username: "dave", password: Self.password, options: SignInOptions(authFlow: .userPassword))
+    let first = try await client.signIn(
+      username: "dave", password: Self.password, options: SignInOptions(authFlow: .userPassword))
     // moto B.4 item 4: SMS_MFA although the pool's MFA is OFF, and no CODE_DELIVERY_* parameters.
-    #expect(first.nextStep == .confirmSignInWithSMSMFACode(AuthCodeDeliveryDetails(destination: "", medium: .unknown), nil))
+    #expect(
+      first.nextStep == .confirmSignInWithSMSMFACode(AuthCodeDeliveryDetails(destination: "", medium: .unknown), nil))
     // moto B.4 item 5: any SMS code is accepted.
     #expect(try await client.confirmSignIn(challengeResponse: "123456").isSignedIn)
   }
@@ -115,12 +138,17 @@ struct MotoFlowTests {
   func srp() async throws {
     let moto = try await MotoServer()
     let (poolId, clientId) = try await moto.makePool()
-    try await moto.admin("AdminCreateUser", [
-      "UserPoolId": .string(poolId), "Username": .string("erin"), "MessageAction": .string("SUPPRESS"),
-    ])
-    try await moto.admin("AdminSetUserPassword", [
-      "UserPoolId": .string(poolId), "Username": .string("erin"), "Password": .string(Self.password), "Permanent": .bool(true),
-    ])
+    try await moto.admin(
+      "AdminCreateUser",
+      [
+        "UserPoolId": .string(poolId), "Username": .string("erin"), "MessageAction": .string("SUPPRESS"),
+      ])
+    try await moto.admin(
+      "AdminSetUserPassword",
+      [
+        "UserPoolId": .string(poolId), "Username": .string("erin"), "Password": .string(Self.password),
+        "Permanent": .bool(true),
+      ])
     let recorder = SessionRecorder(moto.backend)
     let client = SignInClient(backend: recorder, clientId: clientId, userPoolId: poolId)
     // moto deviation: USER_ID_FOR_SRP is the user's sub, and the PASSWORD_VERIFIER answer, which
@@ -146,23 +174,30 @@ struct MotoFlowTests {
     }
   }
 
-  @Test("a used session: moto answers ResourceNotFoundException (Cognito: NotAuthorized); the flow ends, signIn works again")
+  @Test(
+    "a used session: moto answers ResourceNotFoundException (Cognito: NotAuthorized); the flow ends, signIn works again"
+  )
   func usedSession() async throws {
     let moto = try await MotoServer()
     let (poolId, clientId) = try await moto.makePool()
-    try await moto.admin("AdminCreateUser", [
-      "UserPoolId": .string(poolId), "Username": .string("fay"), "TemporaryPassword": .string("TempPassw0rd!"),
-      "MessageAction": .string("SUPPRESS"),
-    ])
+    try await moto.admin(
+      "AdminCreateUser",
+      [
+        "UserPoolId": .string(poolId), "Username": .string("fay"), "TemporaryPassword": .string("TempPassw0rd!"),
+        "MessageAction": .string("SUPPRESS"),
+      ])
     let recorder = SessionRecorder(moto.backend)
     let client = SignInClient(backend: recorder, clientId: clientId, userPoolId: poolId)
-    _ = try await client.signIn(username: "fay", password: "TempPassw0rd!", options: SignInOptions(authFlow: .userPassword))
+    _ = try await client.signIn(
+      username: "fay", password: "TempPassw0rd!", options: SignInOptions(authFlow: .userPassword))
     // Answer the challenge behind the client's back, so the client's session is used up.
     let session = try #require(await recorder.lastSession)
-    try await moto.admin("RespondToAuthChallenge", [
-      "ClientId": .string(clientId), "ChallengeName": .string("NEW_PASSWORD_REQUIRED"), "Session": .string(session),
-      "ChallengeResponses": .object(["USERNAME": .string("fay"), "NEW_PASSWORD": .string("NewPassw0rd!")]),
-    ])
+    try await moto.admin(
+      "RespondToAuthChallenge",
+      [
+        "ClientId": .string(clientId), "ChallengeName": .string("NEW_PASSWORD_REQUIRED"), "Session": .string(session),
+        "ChallengeResponses": .object(["USERNAME": .string("fay"), "NEW_PASSWORD": .string("NewPassw0rd!")]),
+      ])
     do {
       _ = try await client.confirmSignIn(challengeResponse: "OtherPassw0rd!")
       Issue.record("a used session must fail")
@@ -173,6 +208,9 @@ struct MotoFlowTests {
     await #expect(throws: AuthError.invalidState("No sign-in is in progress; call signIn first")) {
       try await client.confirmSignIn(challengeResponse: "OtherPassw0rd!")
     }
-    #expect(try await client.signIn(username: "fay", password: "NewPassw0rd!", options: SignInOptions(authFlow: .userPassword)).isSignedIn)
+    #expect(
+      try await client.signIn(
+        username: "fay", password: "NewPassw0rd!", options: SignInOptions(authFlow: .userPassword)
+      ).isSignedIn)
   }
 }

@@ -27,7 +27,8 @@ final class MotoServer: @unchecked Sendable {
     if let clock {
       // moto's Cognito module calls time.time() for TOTP checks (and token times); it gets a
       // stand-in module whose time() is the fixed clock. Everything else keeps the real clock.
-      let script = "import sys, types\nimport moto.cognitoidp.models as models\n"
+      let script =
+        "import sys, types\nimport moto.cognitoidp.models as models\n"
         + "models.time = types.SimpleNamespace(time=lambda: float(sys.argv[1]))\n"
         + "from moto.server import main\nmain(sys.argv[2:])"
       process.arguments = ["-c", script, String(clock)] + server
@@ -53,7 +54,9 @@ final class MotoServer: @unchecked Sendable {
       if (try? await probe.send("ListUserPools", ["MaxResults": .number(1)])) != nil { return }
       try await Task.sleep(for: .milliseconds(100))
     }
-    let why = process.isRunning ? "did not answer within \(MotoServer.startLimit)" : "exited (status \(process.terminationStatus))"
+    let why =
+      process.isRunning
+      ? "did not answer within \(MotoServer.startLimit)" : "exited (status \(process.terminationStatus))"
     stop()
     let output = (try? String(contentsOf: log, encoding: .utf8)).map { String($0.suffix(600)) } ?? ""
     throw StartFailure(
@@ -95,7 +98,9 @@ final class MotoServer: @unchecked Sendable {
 
   static func freePort() throws -> Int {
     let text = try pythonOutput("import socket;s=socket.socket();s.bind(('127.0.0.1',0));print(s.getsockname()[1])")
-    guard let port = Int(text), port > 0 else { throw StartFailure(description: "no free port from python3: '\(text)'") }
+    guard let port = Int(text), port > 0 else {
+      throw StartFailure(description: "no free port from python3: '\(text)'")
+    }
     return port
   }
 
@@ -111,16 +116,20 @@ final class MotoServer: @unchecked Sendable {
   func makePool(mfa: String = "OFF", totp: Bool = false) async throws -> (String, String) {
     let pool = try await admin("CreateUserPool", ["PoolName": .string("signin-spec")])
     let poolId = pool["UserPool"]?.object?["Id"]?.string ?? ""
-    let client = try await admin("CreateUserPoolClient", [
-      "UserPoolId": .string(poolId), "ClientName": .string("tests"),
-      "ExplicitAuthFlows": .array([.string("ALLOW_USER_PASSWORD_AUTH"), .string("ALLOW_USER_SRP_AUTH")]),
-    ])
+    let client = try await admin(
+      "CreateUserPoolClient",
+      [
+        "UserPoolId": .string(poolId), "ClientName": .string("tests"),
+        "ExplicitAuthFlows": .array([.string("ALLOW_USER_PASSWORD_AUTH"), .string("ALLOW_USER_SRP_AUTH")]),
+      ])
     let clientId = client["UserPoolClient"]?.object?["ClientId"]?.string ?? ""
     if mfa != "OFF" || totp {
-      try await admin("SetUserPoolMfaConfig", [
-        "UserPoolId": .string(poolId), "MfaConfiguration": .string(mfa),
-        "SoftwareTokenMfaConfiguration": .object(["Enabled": .bool(totp)]),
-      ])
+      try await admin(
+        "SetUserPoolMfaConfig",
+        [
+          "UserPoolId": .string(poolId), "MfaConfiguration": .string(mfa),
+          "SoftwareTokenMfaConfiguration": .object(["Enabled": .bool(totp)]),
+        ])
     }
     return (poolId, clientId)
   }

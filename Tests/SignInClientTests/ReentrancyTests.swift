@@ -7,8 +7,10 @@ import Testing
 @Suite("The client across await: a superseded call never changes the state")
 struct ReentrancyTests {
   static func challenge(_ name: String) -> JSONObject {
-    ["ChallengeName": .string(name), "Session": .string("session-\(name)"),
-     "ChallengeParameters": .object(["CODE_DELIVERY_DESTINATION": .string("+1***0000")])]
+    [
+      "ChallengeName": .string(name), "Session": .string("session-\(name)"),
+      "ChallengeParameters": .object(["CODE_DELIVERY_DESTINATION": .string("+1***0000")]),
+    ]
   }
 
   static let plain = SignInOptions(authFlow: .userPassword)
@@ -41,8 +43,10 @@ struct ReentrancyTests {
     let initiate = try #require(await arrivals.next())
     await backend.answer(initiate.id, with: .success(Self.challenge("SMS_MFA")))
     _ = try await first.value
-    #expect(await client.currentStep == .confirmSignInWithSMSMFACode(
-      AuthCodeDeliveryDetails(destination: "+1***0000", medium: .unknown), nil))
+    #expect(
+      await client.currentStep
+        == .confirmSignInWithSMSMFACode(
+          AuthCodeDeliveryDetails(destination: "+1***0000", medium: .unknown), nil))
 
     let confirm = Task { try await client.confirmSignIn(challengeResponse: "123456") }
     let respond = try #require(await arrivals.next())

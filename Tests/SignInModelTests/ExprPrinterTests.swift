@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SignInModel
 
 @Suite("Printing expressions back into the guard language")
@@ -41,18 +42,23 @@ struct ExprPrinterTests {
       Variable(name: "flow.tries", domain: .range(0...4), scope: .flow),
     ]
     let printer = ExprPrinter(variables: variables)
-    let mfa = Expr.variable(0), phone = Expr.variable(1), tries = Expr.variable(2)
-    #expect(printer.render(.and([.or([phone, .equal(mfa, .constant(2))]), .not(phone)]))
-      == "(user.phone || pool.mfa == required) && !user.phone")
+    let mfa = Expr.variable(0)
+    let phone = Expr.variable(1)
+    let tries = Expr.variable(2)
+    #expect(
+      printer.render(.and([.or([phone, .equal(mfa, .constant(2))]), .not(phone)]))
+        == "(user.phone || pool.mfa == required) && !user.phone")
     #expect(printer.render(.implies(.implies(phone, phone), phone)) == "(user.phone => user.phone) => user.phone")
     #expect(printer.render(.member(mfa, [0, 1])) == "pool.mfa in [off, optional]")
     #expect(printer.render(.equal(phone, .true)) == "user.phone == true")
-    #expect(printer.render(.less(.subtract(tries, .subtract(tries, .constant(1))), .constant(4)))
-      == "flow.tries - (flow.tries - 1) < 4")
+    #expect(
+      printer.render(.less(.subtract(tries, .subtract(tries, .constant(1))), .constant(4)))
+        == "flow.tries - (flow.tries - 1) < 4")
     #expect(printer.render(tries, asValueOf: .range(0...4)) == "flow.tries")
     #expect(printer.render(.constant(1), asValueOf: .bool) == "true")
     #expect(printer.render(.and([])) == "true")
-    #expect(ExprPrinter(variables: variables, words: true).render(.not(.and([phone, .or([phone, phone])])))
-      == "not (user.phone and (user.phone or user.phone))")
+    #expect(
+      ExprPrinter(variables: variables, words: true).render(.not(.and([phone, .or([phone, phone])])))
+        == "not (user.phone and (user.phone or user.phone))")
   }
 }

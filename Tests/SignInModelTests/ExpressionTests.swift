@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SignInModel
 
 @Suite("The guard language")
@@ -16,14 +17,16 @@ struct ExpressionTests {
     try ExprTypeChecker(scope: scope).check(text, expecting: .bool).evaluate(values)
   }
 
-  @Test("operators, precedence and enumeration values", arguments: [
-    ("pool.mfa == required && user.phone", [2, 1, 0], 1),
-    ("pool.mfa == required && user.phone", [2, 0, 0], 0),
-    ("pool.mfa in [optional, required] || flow.tries >= 3", [0, 0, 3], 1),
-    ("not user.phone => flow.tries + 1 < 2", [0, 0, 0], 1),
-    ("!user.phone => flow.tries + 1 < 2", [0, 0, 1], 0),
-    ("(pool.mfa != off) and (flow.tries - 1 == 0)", [1, 0, 1], 1),
-  ])
+  @Test(
+    "operators, precedence and enumeration values",
+    arguments: [
+      ("pool.mfa == required && user.phone", [2, 1, 0], 1),
+      ("pool.mfa == required && user.phone", [2, 0, 0], 0),
+      ("pool.mfa in [optional, required] || flow.tries >= 3", [0, 0, 3], 1),
+      ("not user.phone => flow.tries + 1 < 2", [0, 0, 0], 1),
+      ("!user.phone => flow.tries + 1 < 2", [0, 0, 1], 0),
+      ("(pool.mfa != off) and (flow.tries - 1 == 0)", [1, 0, 1], 1),
+    ])
   func evaluates(text: String, values: [Int], expected: Int) throws {
     #expect(try evaluate(text, values) == expected)
   }
@@ -42,15 +45,17 @@ struct ExpressionTests {
     #expect(e.evaluatePartially([1, 0, 0]) == 0)
   }
 
-  @Test("type errors name what is wrong and where", arguments: [
-    ("user.phone + 1 == 2", "'+' needs integer operands, not bool and int"),
-    ("pool.mfa == 3", "cannot compare one of [off, optional, required] with int"),
-    ("pool.mfa == requird", "'requird' is not one of [off, optional, required]; did you mean 'required'?"),
-    ("flow.trys < 2", "unknown name 'flow.trys'; did you mean 'flow.tries'?"),
-    ("user.phone &&", "expected a value, a name or '(' but found 'end of expression'"),
-    ("offered(SMS)", "offered(SMS) is only allowed in the responses of a step that declares 'offers'"),
-    ("flow.tries", "expected a bool expression but this is int"),
-  ])
+  @Test(
+    "type errors name what is wrong and where",
+    arguments: [
+      ("user.phone + 1 == 2", "'+' needs integer operands, not bool and int"),
+      ("pool.mfa == 3", "cannot compare one of [off, optional, required] with int"),
+      ("pool.mfa == requird", "'requird' is not one of [off, optional, required]; did you mean 'required'?"),
+      ("flow.trys < 2", "unknown name 'flow.trys'; did you mean 'flow.tries'?"),
+      ("user.phone &&", "expected a value, a name or '(' but found 'end of expression'"),
+      ("offered(SMS)", "offered(SMS) is only allowed in the responses of a step that declares 'offers'"),
+      ("flow.tries", "expected a bool expression but this is int"),
+    ])
   func typeErrors(text: String, message: String) {
     #expect(throws: ExpressionError.self) { _ = try ExprTypeChecker(scope: scope).check(text, expecting: .bool) }
     do {
@@ -62,7 +67,9 @@ struct ExpressionTests {
 
   @Test("suggestions come from the closest name by edit distance")
   func suggestions() {
-    #expect(Suggestions.closest(to: "confirmSignInWithSMSCode", among: ["confirmSignInWithSMSMFACode", "done"]) == "confirmSignInWithSMSMFACode")
+    #expect(
+      Suggestions.closest(to: "confirmSignInWithSMSCode", among: ["confirmSignInWithSMSMFACode", "done"])
+        == "confirmSignInWithSMSMFACode")
     #expect(Suggestions.closest(to: "zzz", among: ["confirmSignInWithSMSMFACode"]) == nil)
     #expect(Suggestions.distance("kitten", "sitting") == 3)
   }

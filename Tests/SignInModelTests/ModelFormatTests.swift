@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SignInModel
 
 @Suite("Model format version 2: format, defaults and structured notes")
@@ -26,7 +27,8 @@ struct ModelFormatTests {
 
   @Test("a configuration variable's default is read as a domain value")
   func defaultValue() throws {
-    let text = TinyModel.replacing("  pool.mfa: [off, required]", with: "  pool.mfa: {domain: [off, required], default: required}")
+    let text = TinyModel.replacing(
+      "  pool.mfa: [off, required]", with: "  pool.mfa: {domain: [off, required], default: required}")
     let model = try ModelLoader.load(yaml: text, file: "tiny.yaml")
     #expect(model.variables[0].defaultValue == 1)
     #expect(model.variables[1].defaultValue == nil)
@@ -34,7 +36,8 @@ struct ModelFormatTests {
 
   @Test("a default outside the domain is an error at the default's line")
   func defaultOutsideDomain() {
-    let text = TinyModel.replacing("  pool.mfa: [off, required]", with: "  pool.mfa: {domain: [off, required], default: on}")
+    let text = TinyModel.replacing(
+      "  pool.mfa: [off, required]", with: "  pool.mfa: {domain: [off, required], default: on}")
     let diagnostics = TinyModel.diagnostics(text)
     #expect(diagnostics.map(\.message) == ["default value 'on' is not in the domain [off, required] of 'pool.mfa'"])
     #expect(diagnostics.first?.line == 5)
@@ -48,7 +51,9 @@ struct ModelFormatTests {
 
   @Test("notes carry the page, its lines and the kind of disagreement; top-level notes are read too")
   func structuredNotes() throws {
-    let text = TinyModel.replacing("  done:\n    ends: signedIn", with: """
+    let text = TinyModel.replacing(
+      "  done:\n    ends: signedIn",
+      with: """
           done:
             ends: signedIn
             notes:
@@ -68,14 +73,17 @@ struct ModelFormatTests {
 
   @Test("a note's lines must be FIRST-LAST with FIRST <= LAST")
   func badNoteLines() {
-    let text = TinyModel.replacing("  done:\n    ends: signedIn", with: """
+    let text = TinyModel.replacing(
+      "  done:\n    ends: signedIn",
+      with: """
           done:
             ends: signedIn
             notes:
               - {source: seeds, page: "002", lines: 134-120, text: backwards}
         """)
-    #expect(TinyModel.diagnostics(text).map(\.message) == [
-      "a note's 'lines:' must be FIRST-LAST (e.g. 120-134) with FIRST <= LAST",
-    ])
+    #expect(
+      TinyModel.diagnostics(text).map(\.message) == [
+        "a note's 'lines:' must be FIRST-LAST (e.g. 120-134) with FIRST <= LAST"
+      ])
   }
 }

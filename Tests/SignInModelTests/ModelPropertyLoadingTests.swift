@@ -25,7 +25,8 @@ struct ModelPropertyLoadingTests {
 
   @Test("the five kinds load with their description and line, reading step, last.* and verified.*")
   func kindsLoad() throws {
-    let model = try Self.load("""
+    let model = try Self.load(
+      """
         a: {always: "flow.retries < 5", description: bounded}
         b: {never: "last.response == wrongCode && step == done"}
         c: {reachable: "verified.mfa && last.outcome == done"}

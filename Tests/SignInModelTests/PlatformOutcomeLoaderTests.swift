@@ -1,5 +1,5 @@
-import Testing
 import SignInModel
+import Testing
 
 /// `platforms:` on rules and the top-level `clientCalls:` (issue 11).
 @Suite("Per-platform rule outcomes and client calls in the model file")
@@ -25,7 +25,8 @@ struct PlatformOutcomeLoaderTests {
   func loadsRulePlatforms() throws {
     let model = try ModelLoader.load(
       yaml: Self.withPlatforms("{android: {error: CodeMismatchAndroid}}"), file: "tiny.yaml")
-    let rule = try #require(model.steps[1].responses.flatMap(\.rules).first { $0.outcome == .error("CodeMismatchException") })
+    let rule = try #require(
+      model.steps[1].responses.flatMap(\.rules).first { $0.outcome == .error("CodeMismatchException") })
     #expect(rule.platformOutcomes == [PlatformOutcome(platform: "android", form: .error("CodeMismatchAndroid"))])
     #expect(rule.platformOutcomes.form(on: "swift") == nil)
   }
@@ -33,9 +34,10 @@ struct PlatformOutcomeLoaderTests {
   @Test("an unknown platform or a malformed entry is an error at its line")
   func badRulePlatforms() {
     let unknown = TinyModel.diagnostics(Self.withPlatforms("{andriod: {error: X}}"))
-    #expect(unknown.map(\.message) == [
-      "unknown platform 'andriod'; did you mean 'android'?; the model's platforms: swift, android"
-    ])
+    #expect(
+      unknown.map(\.message) == [
+        "unknown platform 'andriod'; did you mean 'android'?; the model's platforms: swift, android"
+      ])
     #expect(unknown.first?.line == 38)
     let malformed = TinyModel.diagnostics(Self.withPlatforms("{android: {step: X}}"))
     #expect(malformed.map(\.message) == ["the entry of 'android' is {error: NAME} or {result: signedOut}"])
@@ -54,7 +56,8 @@ struct PlatformOutcomeLoaderTests {
 
   @Test("clientCalls: an unknown call, effect or result is an error with the closest name")
   func badClientCalls() {
-    let call = TinyModel.diagnostics(TinyModel.yaml + Self.clientCalls.replacingOccurrences(of: "signOut:", with: "signOff:"))
+    let call = TinyModel.diagnostics(
+      TinyModel.yaml + Self.clientCalls.replacingOccurrences(of: "signOut:", with: "signOff:"))
     #expect(call.map(\.message) == ["clientCalls describes signIn or signOut, not 'signOff'; did you mean 'signOut'?"])
     let effect = TinyModel.diagnostics(TinyModel.yaml + Self.clientCalls.replacingOccurrences(of: "keep", with: "kept"))
     #expect(effect.map(\.message) == ["effect is cancel, keep or end, not 'kept'; did you mean 'keep'?"])

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SignInModel
 
 /// The models in models/, read from the package root (tests run there).
@@ -19,19 +20,22 @@ struct ShippedModelTests {
   @Test("each generation has the steps its seed page documents")
   func stepsPerGeneration() throws {
     let steps2023 = Set(try ShippedModels.load(ShippedModels.files[0]).steps.dropFirst().map(\.id))
-    #expect(steps2023 == [
-      "confirmSignInWithSMSMFACode", "confirmSignInWithTOTPCode", "continueSignInWithTOTPSetup",
-      "continueSignInWithMFASelection", "confirmSignInWithCustomChallenge", "confirmSignInWithNewPassword",
-      "resetPassword", "confirmSignUp", "done",
-    ])
+    #expect(
+      steps2023 == [
+        "confirmSignInWithSMSMFACode", "confirmSignInWithTOTPCode", "continueSignInWithTOTPSetup",
+        "continueSignInWithMFASelection", "confirmSignInWithCustomChallenge", "confirmSignInWithNewPassword",
+        "resetPassword", "confirmSignUp", "done",
+      ])
     let steps2024 = Set(try ShippedModels.load(ShippedModels.files[1]).steps.dropFirst().map(\.id))
-    #expect(steps2024.subtracting(steps2023)
-      == ["confirmSignInWithOTP.emailMFA", "continueSignInWithEmailMFASetup", "continueSignInWithMFASetupSelection"])
+    #expect(
+      steps2024.subtracting(steps2023)
+        == ["confirmSignInWithOTP.emailMFA", "continueSignInWithEmailMFASetup", "continueSignInWithMFASetupSelection"])
     let steps2026 = Set(try ShippedModels.load(ShippedModels.files[2]).steps.dropFirst().map(\.id))
-    #expect(steps2026.subtracting(steps2024) == [
-      "continueSignInWithFirstFactorSelection", "confirmSignInWithPassword", "confirmSignInWithOTP.emailFirstFactor",
-      "confirmSignInWithOTP.smsFirstFactor",
-    ])
+    #expect(
+      steps2026.subtracting(steps2024) == [
+        "continueSignInWithFirstFactorSelection", "confirmSignInWithPassword", "confirmSignInWithOTP.emailFirstFactor",
+        "confirmSignInWithOTP.smsFirstFactor",
+      ])
   }
 
   @Test("every step says what each platform calls it", arguments: ShippedModels.files)
@@ -42,12 +46,14 @@ struct ShippedModelTests {
     }
   }
 
-  @Test("Android throws on reset password and confirm sign-up instead of reporting a step", arguments: ShippedModels.files)
+  @Test(
+    "Android throws on reset password and confirm sign-up instead of reporting a step", arguments: ShippedModels.files)
   func androidThrows(file: String) throws {
     let model = try ShippedModels.load(file)
     let reset = try #require(model.stepIndex(named: "resetPassword"))
     let confirm = try #require(model.stepIndex(named: "confirmSignUp"))
-    #expect(model.steps[reset].names.first { $0.platform == "android" }?.form == .error("PasswordResetRequiredException"))
+    #expect(
+      model.steps[reset].names.first { $0.platform == "android" }?.form == .error("PasswordResetRequiredException"))
     #expect(model.steps[confirm].names.first { $0.platform == "android" }?.form == .error("UserNotConfirmedException"))
   }
 

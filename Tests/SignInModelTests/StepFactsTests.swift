@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SignInModel
 
 @Suite("Step facts: factors, preferences and failed attempts in the model format")
@@ -86,8 +87,10 @@ struct StepFactsTests {
       .replacingOccurrences(of: "counter: flow.tries", with: "counter: pool.mfa")
     let messages = TinyModel.diagnostics(text).map(\.message)
     #expect(messages.contains("'always' is not in the domain [off, required] of 'pool.mfa'"))
-    #expect(messages.contains { $0.hasPrefix("the counter must be a flow variable with a range domain, not 'pool.mfa'")
-    })
+    #expect(
+      messages.contains {
+        $0.hasPrefix("the counter must be a flow variable with a range domain, not 'pool.mfa'")
+      })
   }
 
   @Test("the shipped models state a factor for every challenge step and a limit of five failed attempts")

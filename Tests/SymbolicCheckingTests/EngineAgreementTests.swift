@@ -1,9 +1,9 @@
-import ModelTestSupport
 import Foundation
-import Testing
 import ModelChecking
+import ModelTestSupport
 import SignInModel
 import SymbolicChecking
+import Testing
 
 /// The test that matters most: the explicit engine and Z3 give the same verdict on every
 /// invariant, on the shipped models, on hand-written broken models, and on seeded mutants.
@@ -46,40 +46,65 @@ struct EngineAgreementTests {
   @Test("Z3 proves every invariant of every shipped model, unbounded", arguments: models)
   func shippedModelsProven(file: String) throws {
     let report = SymbolicChecker(model: try ModelLoader.load(file: file)).prove()
-    for result in report.results { #expect(result.verdict == .proven, "\(file) \(result.invariant): \(result.verdict)") }
+    for result in report.results {
+      #expect(result.verdict == .proven, "\(file) \(result.invariant): \(result.verdict)")
+    }
   }
 
-  @Test("Spacer and the backward fixpoint agree with the explicit engine on the 2023 and 2024 models",
-        arguments: [(models[0], SymbolicChecker.Engine.spacer), (models[1], .spacer), (models[0], .fixpoint)])
+  @Test(
+    "Spacer and the backward fixpoint agree with the explicit engine on the 2023 and 2024 models",
+    arguments: [(models[0], SymbolicChecker.Engine.spacer), (models[1], .spacer), (models[0], .fixpoint)])
   func bothZ3Engines(file: String, engine: SymbolicChecker.Engine) throws {
     #expect(Self.disagreements(try ModelLoader.load(file: file), engine: engine) == [])
   }
 
   /// Hand-written broken models, at least one per invariant: (name, file, old text, new text, invariant that breaks).
-  static let handWritten: [(String, String, String, String, Invariant)] = [
-    ("unbounded wrong code", models[0],
-     "        - when: \"flow.retries < 4\"\n          error: CodeMismatchException\n          set: {flow.retries: \"flow.retries + 1\"}\n        - when: \"flow.retries == 4\"\n          restart: \"NotAuthorizedException: five wrong MFA codes start the lockout\"",
-     "        - error: CodeMismatchException", .terminates),
-    ("failAuthentication without restart", models[0],
-     "      failingAnswer:\n        - restart: \"NotAuthorizedException: the define trigger failed authentication\"",
-     "      failingAnswer:\n        - error: NotAuthorizedException", .failAuthenticationRestarts),
-    ("MFA skipped after a new password", models[1],
-     "        - when: \"pool.authFlow != customWithSRP\"\n          goto: afterFirstFactor",
-     "        - when: \"pool.authFlow != customWithSRP\"\n          goto: done", .noFactorSkipped),
-    ("SMS offered without a phone", models[1], "        SMS: \"smsActive\"", "        SMS: \"user.smsEnabled\"", .offersAreUsable),
-    ("two rules for one MFA decision", models[0],
-     "    - when: \"pool.mfa == optional && !smsActive && !totpActive\"", "    - when: \"pool.mfa == optional\"", .deterministic),
-    ("a challenge step that claims to be signed in", models[0],
-     "    summary: enter the code the authenticator app shows (SOFTWARE_TOKEN_MFA)",
-     "    summary: enter the code the authenticator app shows (SOFTWARE_TOKEN_MFA)\n    isSignedIn: true", .isSignedInIffDone),
-    ("a counter past its domain", models[0], "flow.customRound: \"flow.customRound + 1\"", "flow.customRound: \"flow.customRound + 3\"", .staysInDomain),
-    ("TOTP setup never offered", models[0], "    - when: \"pool.totp\"\n      goto: continueSignInWithTOTPSetup",
-     "    - when: \"pool.totp\"\n      restart: \"no setup\"", .stepsReachable),
-    ("SMS-only MFA setup counted as able to sign in", models[0], "&& !smsOnlySetupDeadEnd\"", "\"", .doneReachable),
-  ] + FactPropertyTests.broken + PropertyAgreementTests.broken.map { ($0.0, $0.1, $0.2, $0.3, $0.4) }
+  static let handWritten: [(String, String, String, String, Invariant)] =
+    [
+      (
+        "unbounded wrong code", models[0],
+        "        - when: \"flow.retries < 4\"\n          error: CodeMismatchException\n          set: {flow.retries: \"flow.retries + 1\"}\n        - when: \"flow.retries == 4\"\n          restart: \"NotAuthorizedException: five wrong MFA codes start the lockout\"",
+        "        - error: CodeMismatchException", .terminates
+      ),
+      (
+        "failAuthentication without restart", models[0],
+        "      failingAnswer:\n        - restart: \"NotAuthorizedException: the define trigger failed authentication\"",
+        "      failingAnswer:\n        - error: NotAuthorizedException", .failAuthenticationRestarts
+      ),
+      (
+        "MFA skipped after a new password", models[1],
+        "        - when: \"pool.authFlow != customWithSRP\"\n          goto: afterFirstFactor",
+        "        - when: \"pool.authFlow != customWithSRP\"\n          goto: done", .noFactorSkipped
+      ),
+      (
+        "SMS offered without a phone", models[1], "        SMS: \"smsActive\"", "        SMS: \"user.smsEnabled\"",
+        .offersAreUsable
+      ),
+      (
+        "two rules for one MFA decision", models[0],
+        "    - when: \"pool.mfa == optional && !smsActive && !totpActive\"", "    - when: \"pool.mfa == optional\"",
+        .deterministic
+      ),
+      (
+        "a challenge step that claims to be signed in", models[0],
+        "    summary: enter the code the authenticator app shows (SOFTWARE_TOKEN_MFA)",
+        "    summary: enter the code the authenticator app shows (SOFTWARE_TOKEN_MFA)\n    isSignedIn: true",
+        .isSignedInIffDone
+      ),
+      (
+        "a counter past its domain", models[0], "flow.customRound: \"flow.customRound + 1\"",
+        "flow.customRound: \"flow.customRound + 3\"", .staysInDomain
+      ),
+      (
+        "TOTP setup never offered", models[0], "    - when: \"pool.totp\"\n      goto: continueSignInWithTOTPSetup",
+        "    - when: \"pool.totp\"\n      restart: \"no setup\"", .stepsReachable
+      ),
+      ("SMS-only MFA setup counted as able to sign in", models[0], "&& !smsOnlySetupDeadEnd\"", "\"", .doneReachable),
+    ] + FactPropertyTests.broken + PropertyAgreementTests.broken.map { ($0.0, $0.1, $0.2, $0.3, $0.4) }
 
-  @Test("on each hand-written broken model, Z3 reports the broken invariant with a replayed counterexample, and the engines agree",
-        arguments: handWritten.indices)
+  @Test(
+    "on each hand-written broken model, Z3 reports the broken invariant with a replayed counterexample, and the engines agree",
+    arguments: handWritten.indices)
   func handWrittenBrokenModels(index: Int) throws {
     let (name, file, old, new, invariant) = Self.handWritten[index]
     let text = try String(contentsOfFile: file, encoding: .utf8)

@@ -14,8 +14,9 @@ struct LongChainTests {
     let explicit = ExplicitChecker(model: model, jobs: 1).check()
     let proof = SymbolicChecker(model: model).prove()
     for (e, s) in zip(explicit.results, proof.results) {
-      #expect(EngineAgreementTests.kind(e.verdict) == EngineAgreementTests.kind(s.verdict),
-              "\(e.invariant): explicit \(e.verdict), Z3 \(s.verdict)")
+      #expect(
+        EngineAgreementTests.kind(e.verdict) == EngineAgreementTests.kind(s.verdict),
+        "\(e.invariant): explicit \(e.verdict), Z3 \(s.verdict)")
     }
     #expect(proof.results.first { $0.invariant == .doneReachable }?.verdict == .proven)
   }

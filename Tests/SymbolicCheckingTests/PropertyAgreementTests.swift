@@ -15,33 +15,47 @@ struct PropertyAgreementTests {
 
   /// (name, file, old text, new text, the property that breaks, its kind): one or more per kind.
   static let broken: [(String, String, String, String, Invariant, ModelProperty.Kind)] = [
-    ("a wrong SMS code signs the user in", models[0],
-     "      wrongCode:\n        - when: \"flow.retries < 4\"\n          error: CodeMismatchException\n"
-       + "          set: {flow.retries: \"flow.retries + 1\"}\n        - when: \"flow.retries == 4\"\n"
-       + "          restart: \"NotAuthorizedException: five wrong MFA codes start the lockout\"",
-     "      wrongCode:\n        - goto: done\n          verifies: mfa",
-     Invariant(rawValue: "wrongCodeNeverSignsIn"), .never),
-    ("a property asking for fewer failures than the model allows", models[0], "properties:\n",
-     adding("  fewFailures: {always: \"flow.retries < 3\", description: at most two failures}\n"),
-     Invariant(rawValue: "fewFailures"), .always),
-    ("an unconfirmed user reaching done", models[0], "properties:\n",
-     adding("  unconfirmedSignsIn: {reachable: \"step == done && user.status == unconfirmed\"}\n"),
-     Invariant(rawValue: "unconfirmedSignsIn"), .reachable),
-    ("unbounded wrong codes never end the flow", models[0],
-     "        - when: \"flow.retries < 4\"\n          error: CodeMismatchException\n"
-       + "          set: {flow.retries: \"flow.retries + 1\"}\n        - when: \"flow.retries == 4\"\n"
-       + "          restart: \"NotAuthorizedException: five wrong MFA codes start the lockout\"",
-     "        - error: CodeMismatchException", Invariant(rawValue: "everyFlowEnds"), .eventually),
-    ("every sign-in signed in, although a wrong password restarts", models[0], "properties:\n",
-     adding("  alwaysSignedIn: {eventually: \"step == done\"}\n"), Invariant(rawValue: "alwaysSignedIn"), .eventually),
-    ("the SMS code step always leading to done, although a lockout restarts", models[0], "properties:\n",
-     adding("  smsAlwaysDone:\n    leadsTo: {from: \"step == confirmSignInWithSMSMFACode\", to: \"step == done\"}\n"),
-     Invariant(rawValue: "smsAlwaysDone"), .leadsTo),
-    ("a wrong SMS code looping forever", models[0],
-     "        - when: \"flow.retries < 4\"\n          error: CodeMismatchException\n"
-       + "          set: {flow.retries: \"flow.retries + 1\"}\n        - when: \"flow.retries == 4\"\n"
-       + "          restart: \"NotAuthorizedException: five wrong MFA codes start the lockout\"",
-     "        - error: CodeMismatchException", Invariant(rawValue: "smsCodeLeadsToEnd"), .leadsTo),
+    (
+      "a wrong SMS code signs the user in", models[0],
+      "      wrongCode:\n        - when: \"flow.retries < 4\"\n          error: CodeMismatchException\n"
+        + "          set: {flow.retries: \"flow.retries + 1\"}\n        - when: \"flow.retries == 4\"\n"
+        + "          restart: \"NotAuthorizedException: five wrong MFA codes start the lockout\"",
+      "      wrongCode:\n        - goto: done\n          verifies: mfa",
+      Invariant(rawValue: "wrongCodeNeverSignsIn"), .never
+    ),
+    (
+      "a property asking for fewer failures than the model allows", models[0], "properties:\n",
+      adding("  fewFailures: {always: \"flow.retries < 3\", description: at most two failures}\n"),
+      Invariant(rawValue: "fewFailures"), .always
+    ),
+    (
+      "an unconfirmed user reaching done", models[0], "properties:\n",
+      adding("  unconfirmedSignsIn: {reachable: \"step == done && user.status == unconfirmed\"}\n"),
+      Invariant(rawValue: "unconfirmedSignsIn"), .reachable
+    ),
+    (
+      "unbounded wrong codes never end the flow", models[0],
+      "        - when: \"flow.retries < 4\"\n          error: CodeMismatchException\n"
+        + "          set: {flow.retries: \"flow.retries + 1\"}\n        - when: \"flow.retries == 4\"\n"
+        + "          restart: \"NotAuthorizedException: five wrong MFA codes start the lockout\"",
+      "        - error: CodeMismatchException", Invariant(rawValue: "everyFlowEnds"), .eventually
+    ),
+    (
+      "every sign-in signed in, although a wrong password restarts", models[0], "properties:\n",
+      adding("  alwaysSignedIn: {eventually: \"step == done\"}\n"), Invariant(rawValue: "alwaysSignedIn"), .eventually
+    ),
+    (
+      "the SMS code step always leading to done, although a lockout restarts", models[0], "properties:\n",
+      adding("  smsAlwaysDone:\n    leadsTo: {from: \"step == confirmSignInWithSMSMFACode\", to: \"step == done\"}\n"),
+      Invariant(rawValue: "smsAlwaysDone"), .leadsTo
+    ),
+    (
+      "a wrong SMS code looping forever", models[0],
+      "        - when: \"flow.retries < 4\"\n          error: CodeMismatchException\n"
+        + "          set: {flow.retries: \"flow.retries + 1\"}\n        - when: \"flow.retries == 4\"\n"
+        + "          restart: \"NotAuthorizedException: five wrong MFA codes start the lockout\"",
+      "        - error: CodeMismatchException", Invariant(rawValue: "smsCodeLeadsToEnd"), .leadsTo
+    ),
   ]
 
   static func load(_ index: Int) throws -> SignInModel {
@@ -56,8 +70,9 @@ struct PropertyAgreementTests {
     #expect(Set(Self.broken.map(\.5)) == Set(ModelProperty.Kind.allCases))
   }
 
-  @Test("the explicit engine refutes each broken model's property with a trace (none for unreachability)",
-        arguments: broken.indices)
+  @Test(
+    "the explicit engine refutes each broken model's property with a trace (none for unreachability)",
+    arguments: broken.indices)
   func explicitRefutes(index: Int) throws {
     let (name, _, _, _, invariant, kind) = Self.broken[index]
     let report = ExplicitChecker(model: try Self.load(index), jobs: 1).check(invariants: [invariant])
@@ -73,8 +88,9 @@ struct PropertyAgreementTests {
     }
   }
 
-  @Test("Z3 refutes each broken model's property, replayed by the explicit engine, and the engines agree",
-        arguments: broken.indices)
+  @Test(
+    "Z3 refutes each broken model's property, replayed by the explicit engine, and the engines agree",
+    arguments: broken.indices)
   func symbolicRefutes(index: Int) throws {
     let (name, _, _, _, invariant, _) = Self.broken[index]
     let model = try Self.load(index)

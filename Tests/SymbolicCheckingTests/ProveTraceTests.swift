@@ -20,8 +20,9 @@ struct ProveTraceTests {
     return try ModelLoader.load(yaml: text.replacingCharacters(in: range, with: new), file: "broken.yaml")
   }
 
-  @Test("on each hand-written broken model, prove's trace is as long as the explicit engine's shortest",
-        arguments: broken.indices)
+  @Test(
+    "on each hand-written broken model, prove's trace is as long as the explicit engine's shortest",
+    arguments: broken.indices)
   func shortest(index: Int) throws {
     let (name, _, _, _, invariant) = Self.broken[index]
     let model = try Self.load(index)
@@ -35,15 +36,19 @@ struct ProveTraceTests {
       Issue.record("\(name): Z3 says \(String(describing: proof.results.first?.verdict))")
       return
     }
-    #expect(found.length == expected.length, "\(name): Z3's trace has \(found.length) calls, the explicit engine's \(expected.length)")
+    #expect(
+      found.length == expected.length,
+      "\(name): Z3's trace has \(found.length) calls, the explicit engine's \(expected.length)")
   }
 
-  @Test("prove drops variables that do not matter, and the shown ones alone still give a shortest violation",
-        arguments: broken.indices)
+  @Test(
+    "prove drops variables that do not matter, and the shown ones alone still give a shortest violation",
+    arguments: broken.indices)
   func onlyWhatMatters(index: Int) throws {
     let (name, _, _, _, invariant) = Self.broken[index]
     let model = try Self.load(index)
-    guard case .violated(let found)? = SymbolicChecker(model: model).prove(invariants: [invariant]).results.first?.verdict
+    guard
+      case .violated(let found)? = SymbolicChecker(model: model).prove(invariants: [invariant]).results.first?.verdict
     else {
       Issue.record("\(name): no violation")
       return
@@ -55,7 +60,8 @@ struct ProveTraceTests {
     var partial = [Int](repeating: unassigned, count: model.configurationCount)
     for (i, assignment) in found.configuration.enumerated() {
       guard let value = assignment.value else { continue }
-      partial[i] = try #require(model.variables[i].domain.values.first { model.variables[i].domain.render($0) == value })
+      partial[i] = try #require(
+        model.variables[i].domain.values.first { model.variables[i].domain.render($0) == value })
     }
     let report = ExplicitChecker(model: model, jobs: 1).check(invariants: [invariant], configuration: partial)
     guard case .violated(let other)? = report.results.first?.verdict else {

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import SignInModel
 import SymbolicChecking
+import Testing
 import Z3Kit
 
 @Suite("Z3 resources")
@@ -12,7 +12,8 @@ struct Z3ResourceTests {
   static func queries(_ count: Int) throws {
     for i in 0..<count {
       let context = try Z3Context(timeoutMilliseconds: 1_000)
-      let x = context.intConstant("x"), y = context.intConstant("y")
+      let x = context.intConstant("x")
+      let y = context.intConstant("y")
       let solver = try Z3Solver(context)
       solver.assert(context.and([x < y, y < context.int(i % 7), context.int(0) < x]))
       _ = try solver.check()
@@ -22,8 +23,9 @@ struct Z3ResourceTests {
 
   /// The measurement itself. It only runs inside the child process the next test starts,
   /// because the other suites use Z3 concurrently and would move the process-wide count.
-  @Test("(child process) Z3's allocated bytes return to the same level after 1,000 more queries",
-        .enabled(if: ProcessInfo.processInfo.environment["SIGNIN_SPEC_MEMORY_CHILD"] == "1"))
+  @Test(
+    "(child process) Z3's allocated bytes return to the same level after 1,000 more queries",
+    .enabled(if: ProcessInfo.processInfo.environment["SIGNIN_SPEC_MEMORY_CHILD"] == "1"))
   func measureInIsolation() throws {
     // Z3's own allocation count, not RSS: it does not depend on the system allocator keeping
     // freed pages, so a leak of even one context per query (tens of KB) shows as growth.
@@ -52,8 +54,9 @@ struct Z3ResourceTests {
     try process.run()
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    #expect(output.contains("Z3 allocated bytes after 100 / 1,100 / 2,100 queries"),
-            "the child did not measure:\n\(output)")
+    #expect(
+      output.contains("Z3 allocated bytes after 100 / 1,100 / 2,100 queries"),
+      "the child did not measure:\n\(output)")
     #expect(process.terminationStatus == 0, "\(output)")
   }
 

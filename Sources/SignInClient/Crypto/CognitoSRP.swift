@@ -9,13 +9,13 @@ struct CognitoSRP {
   static let N: BigUInt = {
     let hex =
       "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A08798E3404DD"
-        + "EF9519B3CD3A431B302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B0BFF5CB6F406B7ED"
-        + "EE386BFB5A899FA5AE9F24117C4B1FE649286651ECE45B3DC2007CB8A163BF0598DA48361C55D39A69163FA8FD24CF5F"
-        + "83655D23DCA3AD961C62F356208552BB9ED529077096966D670C354E4ABC9804F1746C08CA18217C32905E462E36CE3B"
-        + "E39E772C180E86039B2783A2EC07A28FB5C55DF06F4C52C9DE2BCBF6955817183995497CEA956AE515D2261898FA0510"
-        + "15728E5A8AAAC42DAD33170D04507A33A85521ABDF1CBA64ECFB850458DBEF0A8AEA71575D060C7DB3970F85A6E1E4C7"
-        + "ABF5AE8CDB0933D71E8C94E04A25619DCEE3D2261AD2EE6BF12FFA06D98A0864D87602733EC86A64521F2B18177B200C"
-        + "BBE117577A615D6C770988C0BAD946E208E24FA074E5AB3143DB5BFCE0FD108E4B82D120A93AD2CAFFFFFFFFFFFFFFFF"
+      + "EF9519B3CD3A431B302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B0BFF5CB6F406B7ED"
+      + "EE386BFB5A899FA5AE9F24117C4B1FE649286651ECE45B3DC2007CB8A163BF0598DA48361C55D39A69163FA8FD24CF5F"
+      + "83655D23DCA3AD961C62F356208552BB9ED529077096966D670C354E4ABC9804F1746C08CA18217C32905E462E36CE3B"
+      + "E39E772C180E86039B2783A2EC07A28FB5C55DF06F4C52C9DE2BCBF6955817183995497CEA956AE515D2261898FA0510"
+      + "15728E5A8AAAC42DAD33170D04507A33A85521ABDF1CBA64ECFB850458DBEF0A8AEA71575D060C7DB3970F85A6E1E4C7"
+      + "ABF5AE8CDB0933D71E8C94E04A25619DCEE3D2261AD2EE6BF12FFA06D98A0864D87602733EC86A64521F2B18177B200C"
+      + "BBE117577A615D6C770988C0BAD946E208E24FA074E5AB3143DB5BFCE0FD108E4B82D120A93AD2CAFFFFFFFFFFFFFFFF"
     guard let n = BigUInt(hex, radix: 16) else { preconditionFailure("RFC 5054's 3072-bit N is not hex") }
     return n
   }()
@@ -44,7 +44,8 @@ struct CognitoSRP {
     guard let B = BigUInt(srpB, radix: 16), B % N != 0, let saltValue = BigUInt(salt, radix: 16) else { return nil }
     // Cognito's SECRET_BLOCK is base64 (padding is added if missing); moto sends its session
     // id instead, which is used as text so the exchange can go on there.
-    let secret = Data(base64Encoded: secretBlock + String(repeating: "=", count: (4 - secretBlock.count % 4) % 4))
+    let secret =
+      Data(base64Encoded: secretBlock + String(repeating: "=", count: (4 - secretBlock.count % 4) % 4))
       ?? Data(secretBlock.utf8)
     let u = CognitoSRP.hashNumber(CognitoSRP.padHex(largeA) + CognitoSRP.padHex(B))
     guard u != 0 else { return nil }
@@ -67,8 +68,12 @@ struct CognitoSRP {
     let c = calendar.dateComponents([.weekday, .month, .day, .hour, .minute, .second, .year], from: date)
     let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-    func two(_ n: Int?) -> String { let s = String(n ?? 0); return s.count < 2 ? "0" + s : s }
-    return "\(days[(c.weekday ?? 1) - 1]) \(months[(c.month ?? 1) - 1]) \(c.day ?? 1) \(two(c.hour)):\(two(c.minute)):\(two(c.second)) UTC \(c.year ?? 1970)"
+    func two(_ n: Int?) -> String {
+      let s = String(n ?? 0)
+      return s.count < 2 ? "0" + s : s
+    }
+    return
+      "\(days[(c.weekday ?? 1) - 1]) \(months[(c.month ?? 1) - 1]) \(c.day ?? 1) \(two(c.hour)):\(two(c.minute)):\(two(c.second)) UTC \(c.year ?? 1970)"
   }
 
   /// Hex of a non-negative number, padded as the reference clients do: even length, and a

@@ -9,7 +9,8 @@ public enum TOTP {
     let message = (0..<8).reversed().map { UInt8(truncatingIfNeeded: counter >> (UInt64($0) * 8)) }
     let mac = Digest.hmac(.sha1, key: key, message: message)
     let offset = Int(mac[19] & 0x0f)
-    let binary = (UInt32(mac[offset] & 0x7f) << 24) | (UInt32(mac[offset + 1]) << 16) | (UInt32(mac[offset + 2]) << 8)
+    let binary =
+      (UInt32(mac[offset] & 0x7f) << 24) | (UInt32(mac[offset + 1]) << 16) | (UInt32(mac[offset + 2]) << 8)
       | UInt32(mac[offset + 3])
     var modulus: UInt32 = 1
     for _ in 0..<digits { modulus *= 10 }
@@ -20,7 +21,8 @@ public enum TOTP {
   /// RFC 4648 base32 (upper or lower case, padding optional).
   static func base32Decode(_ text: String) -> [UInt8]? {
     let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
-    var bits = 0, value = 0
+    var bits = 0
+    var value = 0
     var result: [UInt8] = []
     for c in text.uppercased() where c != "=" && c != " " {
       guard let index = alphabet.firstIndex(of: c) else { return nil }

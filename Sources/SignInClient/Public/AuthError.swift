@@ -42,7 +42,8 @@ public enum AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     case .notAuthorized(let m): return "not authorized: \(m); call signIn to start again"
     case .userNotFound: return "the user does not exist"
     case .softwareTokenMFANotEnabled: return "the code does not match the new authenticator; enter the code it shows"
-    case .unknownChallenge(let name): return "Cognito asked for a challenge this client does not know: \(name); call signIn to start again"
+    case .unknownChallenge(let name):
+      return "Cognito asked for a challenge this client does not know: \(name); call signIn to start again"
     case .invalidServiceResponse(let m): return "Cognito's response could not be understood: \(m)"
     case .service(let type, let m): return "Cognito error \(type): \(m)"
     case .network(let m): return "no answer from Cognito: \(m)"

@@ -36,7 +36,11 @@ public enum AuthFactorType: String, Sendable, Hashable, CaseIterable {
 
 /// Where a code was sent.
 public struct AuthCodeDeliveryDetails: Sendable, Equatable {
-  public enum Medium: String, Sendable { case sms = "SMS", email = "EMAIL", unknown = "UNKNOWN" }
+  public enum Medium: String, Sendable {
+    case sms = "SMS"
+    case email = "EMAIL"
+    case unknown = "UNKNOWN"
+  }
   public let destination: String
   public let medium: Medium
 

@@ -9,9 +9,10 @@ public struct ClientHooks: Sendable {
   public var staysOnStepAfterError: @Sendable (_ error: AuthError, _ wasOnChallenge: Bool, _ reference: Bool) -> Bool
   /// The step shown for a challenge, given Cognito's challenge name and parameters and the
   /// reference mapping.
-  public var presentedStep: @Sendable (
-    _ challengeName: String, _ parameters: [String: String], _ reference: AuthSignInStep
-  ) -> AuthSignInStep
+  public var presentedStep:
+    @Sendable (
+      _ challengeName: String, _ parameters: [String: String], _ reference: AuthSignInStep
+    ) -> AuthSignInStep
   /// The session kept for a new challenge, given the one Cognito sent, the session of the
   /// challenge the client is on (nil at the first challenge of a flow) and the last session
   /// kept in any earlier exchange (of this flow or an earlier one).

@@ -50,7 +50,8 @@ public indirect enum Expr: Hashable, Sendable {
       case .and(let xs), .or(let xs): xs.forEach(visit)
       case .implies(let a, let b), .equal(let a, let b), .notEqual(let a, let b),
         .less(let a, let b), .lessOrEqual(let a, let b), .add(let a, let b), .subtract(let a, let b):
-        visit(a); visit(b)
+        visit(a)
+        visit(b)
       case .member(let a, _): visit(a)
       }
     }
@@ -94,7 +95,8 @@ extension Expr {
     case .notEqual(let a, let b): return try a.evaluate(valuation) != b.evaluate(valuation) ? 1 : 0
     case .less(let a, let b): return try a.evaluate(valuation) < b.evaluate(valuation) ? 1 : 0
     case .lessOrEqual(let a, let b): return try a.evaluate(valuation) <= b.evaluate(valuation) ? 1 : 0
-    case .add(let a, let b): return Expr.saturating(try a.evaluate(valuation).addingReportingOverflow(b.evaluate(valuation)))
+    case .add(let a, let b):
+      return Expr.saturating(try a.evaluate(valuation).addingReportingOverflow(b.evaluate(valuation)))
     case .subtract(let a, let b):
       return Expr.saturating(try a.evaluate(valuation).subtractingReportingOverflow(b.evaluate(valuation)))
     case .member(let a, let set): return set.contains(try a.evaluate(valuation)) ? 1 : 0
@@ -128,14 +130,20 @@ extension Expr {
     case .and(let xs):
       var unknown = false
       for x in xs {
-        guard let v = x.evaluatePartially(valuation) else { unknown = true; continue }
+        guard let v = x.evaluatePartially(valuation) else {
+          unknown = true
+          continue
+        }
         if v == 0 { return 0 }
       }
       return unknown ? nil : 1
     case .or(let xs):
       var unknown = false
       for x in xs {
-        guard let v = x.evaluatePartially(valuation) else { unknown = true; continue }
+        guard let v = x.evaluatePartially(valuation) else {
+          unknown = true
+          continue
+        }
         if v != 0 { return 1 }
       }
       return unknown ? nil : 0

@@ -39,7 +39,10 @@ public struct ExpressionError: Error, Sendable, Equatable {
 /// lie in `ModelLimits.integers`.
 struct ExprParser {
   private enum Token: Equatable {
-    case integer(Int), word(String), symbol(String), end
+    case integer(Int)
+    case word(String)
+    case symbol(String)
+    case end
   }
 
   private var tokens: [(Token, Int)] = []
@@ -73,7 +76,10 @@ struct ExprParser {
       .map { ($0, Array($0)) }
     outer: while i < chars.count {
       let c = chars[i]
-      if c.isWhitespace { i += 1; continue }
+      if c.isWhitespace {
+        i += 1
+        continue
+      }
       if c.isASCII && c.isNumber {
         let start = i
         while i < chars.count, chars[i].isASCII && chars[i].isNumber { i += 1 }
@@ -119,7 +125,10 @@ struct ExprParser {
 
   private mutating func accept(_ symbols: String...) -> String? {
     for s in symbols {
-      if current == .symbol(s) || current == .word(s) { position += 1; return s }
+      if current == .symbol(s) || current == .word(s) {
+        position += 1
+        return s
+      }
     }
     return nil
   }
@@ -184,7 +193,8 @@ struct ExprParser {
       var names: [(String, Int)] = []
       repeat {
         guard case .word(let w) = current else {
-          throw ExpressionError(message: "expected a value name in the list but found '\(describe(current))'", offset: offset)
+          throw ExpressionError(
+            message: "expected a value name in the list but found '\(describe(current))'", offset: offset)
         }
         names.append((w, offset))
         position += 1
@@ -223,7 +233,8 @@ struct ExprParser {
       position += 1
       if accept("(") != nil {
         guard case .word(let argument) = current else {
-          throw ExpressionError(message: "expected a name inside \(w)(…) but found '\(describe(current))'", offset: offset)
+          throw ExpressionError(
+            message: "expected a name inside \(w)(…) but found '\(describe(current))'", offset: offset)
         }
         position += 1
         try expect(")")

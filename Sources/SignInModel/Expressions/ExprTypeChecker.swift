@@ -65,7 +65,8 @@ struct ExprTypeChecker {
     let range = bounds ?? 0...1
     if !ModelLimits.integers.contains(range.lowerBound) || !ModelLimits.integers.contains(range.upperBound) {
       throw ExpressionError(
-        message: "this can reach \(ModelLimits.integers.contains(range.upperBound) ? range.lowerBound : range.upperBound) "
+        message:
+          "this can reach \(ModelLimits.integers.contains(range.upperBound) ? range.lowerBound : range.upperBound) "
           + "with the declared domains, outside \(ModelLimits.integers.lowerBound)..."
           + "\(ModelLimits.integers.upperBound), the range of integers in a model", offset: at)
     }
@@ -95,10 +96,12 @@ struct ExprTypeChecker {
       throw unknownName(name, at: at)
     case .call(let function, let argument, let at):
       guard function == "offered" else {
-        throw ExpressionError(message: "unknown function '\(function)'; the only function is offered(OPTION)", offset: at)
+        throw ExpressionError(
+          message: "unknown function '\(function)'; the only function is offered(OPTION)", offset: at)
       }
       guard let offered = scope.offered else {
-        throw ExpressionError(message: "offered(\(argument)) is only allowed in the responses of a step that declares 'offers'", offset: at)
+        throw ExpressionError(
+          message: "offered(\(argument)) is only allowed in the responses of a step that declares 'offers'", offset: at)
       }
       guard let expr = offered[argument] else {
         let suggestion = Suggestions.closest(to: argument, among: Array(offered.keys))
@@ -163,7 +166,8 @@ struct ExprTypeChecker {
         guard a.type == .int, b.type == .int else {
           throw ExpressionError(message: "'\(op)' needs integer operands, not \(a.type) and \(b.type)", offset: at)
         }
-        let x = a.bounds, y = b.bounds
+        let x = a.bounds
+        let y = b.bounds
         if op == "+" {
           let range = (x.lowerBound + y.lowerBound)...(x.upperBound + y.upperBound)
           return try make(.add(a.expr, b.expr), .int, [a, b], bounds: range, at: at)
@@ -242,7 +246,8 @@ public enum Suggestions {
 
   /// Levenshtein distance.
   public static func distance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
+    let a = Array(a)
+    let b = Array(b)
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
     var previous = Array(0...b.count)

@@ -17,8 +17,9 @@ enum ModelFileReader {
       return .failure(Problem(message: "cannot read a model from \(kind); give a regular file"))
     }
     if Int(info.st_size) > ModelLimits.maxFileBytes {
-      return .failure(Problem(
-        message: "the file has \(info.st_size) bytes; a model may have at most \(ModelLimits.maxFileBytes)"))
+      return .failure(
+        Problem(
+          message: "the file has \(info.st_size) bytes; a model may have at most \(ModelLimits.maxFileBytes)"))
     }
     guard let handle = FileHandle(forReadingAtPath: path) else {
       return .failure(Problem(message: "cannot read the file: permission denied or it vanished"))

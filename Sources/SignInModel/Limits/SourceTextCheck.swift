@@ -53,7 +53,8 @@ enum SourceTextCheck {
       }
       column += 1
       let v = scalar.value
-      let allowed = v == 0x09 || v == 0x0D || v == 0x85 || (v >= 0x20 && v < 0x7F)
+      let allowed =
+        v == 0x09 || v == 0x0D || v == 0x85 || (v >= 0x20 && v < 0x7F)
         || (v >= 0xA0 && v != 0xFFFE && v != 0xFFFF)
       if !allowed { return (line, column, scalar) }
     }

@@ -48,7 +48,8 @@ enum YAMLPreScan {
         let anchor = name(event.data.alias.anchor) ?? ""
         return add(anchorSizes[anchor] ?? 1, anchor: nil)
       case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
-        let anchor = event.type == YAML_SEQUENCE_START_EVENT
+        let anchor =
+          event.type == YAML_SEQUENCE_START_EVENT
           ? name(event.data.sequence_start.anchor) : name(event.data.mapping_start.anchor)
         open.append((1, anchor))
         total += 1

@@ -8,8 +8,10 @@ extension ModelBuilder {
     var outcomes: [PlatformOutcome] = []
     for item in pairs(node, "platforms") {
       guard platforms.contains(item.key) else {
-        report(item.keyNode, "unknown platform '\(item.key)'" + suggestion(item.key, platforms)
-          + "; the model's platforms: " + platforms.joined(separator: ", "))
+        report(
+          item.keyNode,
+          "unknown platform '\(item.key)'" + suggestion(item.key, platforms)
+            + "; the model's platforms: " + platforms.joined(separator: ", "))
         continue
       }
       guard let form = platformForm(item.value, "the entry of '\(item.key)'") else { continue }
@@ -40,15 +42,18 @@ extension ModelBuilder {
     var calls: [ClientCall] = []
     for item in pairs(node, "clientCalls") {
       guard ClientCall.names.contains(item.key) else {
-        report(item.keyNode, "clientCalls describes signIn or signOut, not '\(item.key)'"
-          + suggestion(item.key, ClientCall.names))
+        report(
+          item.keyNode,
+          "clientCalls describes signIn or signOut, not '\(item.key)'"
+            + suggestion(item.key, ClientCall.names))
         continue
       }
       let fields = pairs(item.value, "client call '\(item.key)'")
       checkKeys(fields, allowed: ["summary", "inFlow", "signedIn"], "client call '\(item.key)'")
-      calls.append(ClientCall(
-        name: item.key, inFlow: value(fields, "inFlow").flatMap { situation($0, "inFlow") },
-        signedIn: value(fields, "signedIn").flatMap { situation($0, "signedIn") }, line: line(item.keyNode)))
+      calls.append(
+        ClientCall(
+          name: item.key, inFlow: value(fields, "inFlow").flatMap { situation($0, "inFlow") },
+          signedIn: value(fields, "signedIn").flatMap { situation($0, "signedIn") }, line: line(item.keyNode)))
     }
     return calls
   }
@@ -63,8 +68,10 @@ extension ModelBuilder {
     }
     guard let text = scalar(effectNode, "effect") else { return nil }
     guard let effect = ClientCall.Effect(rawValue: text) else {
-      report(effectNode, "effect is cancel, keep or end, not '\(text)'"
-        + suggestion(text, ClientCall.Effect.allCases.map(\.rawValue)))
+      report(
+        effectNode,
+        "effect is cancel, keep or end, not '\(text)'"
+          + suggestion(text, ClientCall.Effect.allCases.map(\.rawValue)))
       return nil
     }
     let error = value(fields, "error").flatMap { scalar($0, "error") }

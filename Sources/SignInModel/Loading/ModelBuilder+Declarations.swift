@@ -226,9 +226,10 @@ extension ModelBuilder {
       }
     }
     variableIndex[item.key] = variables.count
-    variables.append(Variable(
-      name: item.key, domain: domain, scope: scope, initial: initial, doc: doc, line: line(item.keyNode),
-      defaultValue: defaultValue))
+    variables.append(
+      Variable(
+        name: item.key, domain: domain, scope: scope, initial: initial, doc: doc, line: line(item.keyNode),
+        defaultValue: defaultValue))
   }
 
   func domain(_ node: Node, variable: String) -> Domain? {
@@ -265,8 +266,10 @@ extension ModelBuilder {
         return nil
       }
       if hi - lo + 1 > ModelLimits.maxRangeValues {
-        report(node, "the domain \(lo)..\(hi) of '\(variable)' has \(hi - lo + 1) values; a range may have at most "
-          + "\(ModelLimits.maxRangeValues) (every value is checked)")
+        report(
+          node,
+          "the domain \(lo)..\(hi) of '\(variable)' has \(hi - lo + 1) values; a range may have at most "
+            + "\(ModelLimits.maxRangeValues) (every value is checked)")
         return nil
       }
       return .range(lo...hi)

@@ -28,8 +28,10 @@ extension ModelBuilder {
     }
     if let factor, let delivery, !factor.deliveries.contains(delivery) {
       let allowed = factor.deliveries.map(\.rawValue).joined(separator: " or ")
-      report(value(fields, "delivery"), "'\(factor.rawValue)' is not delivered by \(delivery.rawValue)"
-        + (allowed.isEmpty ? " (it sends no code)" : " (only by \(allowed))"))
+      report(
+        value(fields, "delivery"),
+        "'\(factor.rawValue)' is not delivered by \(delivery.rawValue)"
+          + (allowed.isEmpty ? " (it sends no code)" : " (only by \(allowed))"))
     }
     return StepFacts(
       factor: factor, action: action, delivery: delivery, carries: carries, choices: choices,
@@ -97,9 +99,10 @@ extension ModelBuilder {
       }
       guard let usable = configurationExpression(usableNode, "the usability of '\(item.key)'") else { continue }
       let setUp = configurationExpression(setUpNode, "when '\(item.key)' can be set up")
-      factorAvailability.append(FactorAvailability(
-        factor: ref, usable: usable.expr, usableText: usable.text, setUp: setUp?.expr, setUpText: setUp?.text,
-        line: line(item.keyNode)))
+      factorAvailability.append(
+        FactorAvailability(
+          factor: ref, usable: usable.expr, usableText: usable.text, setUp: setUp?.expr, setUpText: setUp?.text,
+          line: line(item.keyNode)))
     }
   }
 
@@ -150,8 +153,10 @@ extension ModelBuilder {
         counter = v
       } else if !poisoned.contains(name) {  // a broken declaration was reported already
         let names = variables.filter { $0.scope == .flow }.map(\.name)
-        report(counterNode, "the counter must be a flow variable with a range domain, not '\(name)'"
-          + suggestion(name, names))
+        report(
+          counterNode,
+          "the counter must be a flow variable with a range domain, not '\(name)'"
+            + suggestion(name, names))
       }
     } else {
       report(node, "failedAttempts needs 'counter: FLOW_VARIABLE'")
@@ -181,22 +186,25 @@ extension ModelBuilder {
       if let ref = facts.factorRef {
         if let availability = declared(ref) {
           if facts.action == .setup && availability.setUp == nil {
-            diagnostics.append(ModelDiagnostic(
-              file: file, line: facts.line, column: 0,
-              message: "step '\(step.id)' sets up '\(ref)', but 'factors:' gives no 'setUp:' for it"))
+            diagnostics.append(
+              ModelDiagnostic(
+                file: file, line: facts.line, column: 0,
+                message: "step '\(step.id)' sets up '\(ref)', but 'factors:' gives no 'setUp:' for it"))
           }
         } else {
-          diagnostics.append(ModelDiagnostic(
-            file: file, line: facts.line, column: 0,
-            message: "step '\(step.id)' \(facts.action == .setup ? "sets up" : "challenges") '\(ref)',"
-              + " which 'factors:' does not declare"))
+          diagnostics.append(
+            ModelDiagnostic(
+              file: file, line: facts.line, column: 0,
+              message: "step '\(step.id)' \(facts.action == .setup ? "sets up" : "challenges") '\(ref)',"
+                + " which 'factors:' does not declare"))
         }
       }
       for choice in facts.choices where declared(choice.factor) == nil {
-        diagnostics.append(ModelDiagnostic(
-          file: file, line: facts.line, column: 0,
-          message: "option '\(choice.option)' of step '\(step.id)' stands for '\(choice.factor)',"
-            + " which 'factors:' does not declare"))
+        diagnostics.append(
+          ModelDiagnostic(
+            file: file, line: facts.line, column: 0,
+            message: "option '\(choice.option)' of step '\(step.id)' stands for '\(choice.factor)',"
+              + " which 'factors:' does not declare"))
       }
     }
   }

@@ -15,7 +15,9 @@ extension ModelBuilder {
     var section = LintSection()
     section.acknowledgements = lintAcknowledgements(value(top, "lint"))
     section.definitions = writtenDefinitions(top)
-    for item in pairs(value(top, "responses"), "responses") { section.lines.lines["response:\(item.key)"] = line(item.keyNode) }
+    for item in pairs(value(top, "responses"), "responses") {
+      section.lines.lines["response:\(item.key)"] = line(item.keyNode)
+    }
     for item in pairs(value(top, "routes"), "routes") { section.lines.lines["route:\(item.key)"] = line(item.keyNode) }
     for set in pairs(value(top, "options"), "options") {
       section.lines.lines["optionSet:\(set.key)"] = line(set.keyNode)
@@ -74,11 +76,14 @@ extension ModelBuilder {
     return items.map { Definition(name: $0.0, text: $0.1, line: $0.2, uses: uses[$0.0] ?? 0) }
   }
 
-  private func collectExpressions(_ node: Node?, expressionContext: Bool, into texts: inout [(owner: String?, text: String)]) {
+  private func collectExpressions(
+    _ node: Node?, expressionContext: Bool, into texts: inout [(owner: String?, text: String)]
+  ) {
     guard let node else { return }
     switch node {
     case .scalar(let s): if expressionContext { texts.append((nil, s.string)) }
-    case .sequence(let items): for item in items { collectExpressions(item, expressionContext: expressionContext, into: &texts) }
+    case .sequence(let items):
+      for item in items { collectExpressions(item, expressionContext: expressionContext, into: &texts) }
     case .mapping(let mapping):
       for (key, value) in mapping {
         let isExpression = expressionContext || key.string == "when" || key.string == "set"

@@ -61,16 +61,18 @@ extension ModelBuilder {
         let from = expression(fromNode, fromText, in: scope, expecting: .bool)
         let to = expression(toNode, toText, in: scope, expecting: .bool)
         guard let from, let to else { continue }
-        result.append(ModelProperty(
-          name: entry.key, kind: kind, description: description, line: line(entry.keyNode), predicate: from,
-          predicateText: fromText, target: to, targetText: toText))
+        result.append(
+          ModelProperty(
+            name: entry.key, kind: kind, description: description, line: line(entry.keyNode), predicate: from,
+            predicateText: fromText, target: to, targetText: toText))
       } else {
         guard let text = scalar(kindField.value, kind.rawValue),
           let expr = expression(kindField.value, text, in: scope, expecting: .bool)
         else { continue }
-        result.append(ModelProperty(
-          name: entry.key, kind: kind, description: description, line: line(entry.keyNode), predicate: expr,
-          predicateText: text))
+        result.append(
+          ModelProperty(
+            name: entry.key, kind: kind, description: description, line: line(entry.keyNode), predicate: expr,
+            predicateText: text))
       }
     }
     return result

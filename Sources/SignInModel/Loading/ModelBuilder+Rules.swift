@@ -49,7 +49,8 @@ extension ModelBuilder {
       report(node, "'exception:' names a restart's exception; an 'error:' rule's name is its exception already")
       return nil
     }
-    let valid = !text.isEmpty && text.first?.isLetter == true
+    let valid =
+      !text.isEmpty && text.first?.isLetter == true
       && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" }
     if !valid { report(node, "'exception:' must be one name such as NotAuthorizedException, not '\(text)'") }
     return valid ? text : nil
@@ -76,8 +77,10 @@ extension ModelBuilder {
         if let routeContext { routeReferences[routeContext, default: []].append((r, line(outcomeItem.value))) }
         return .route(r)
       } else {
-        report(outcomeItem.value, "unknown step '\(outcomeText)'"
-          + suggestion(outcomeText, Array(stepIDs.keys) + Array(routeIDs.keys)))
+        report(
+          outcomeItem.value,
+          "unknown step '\(outcomeText)'"
+            + suggestion(outcomeText, Array(stepIDs.keys) + Array(routeIDs.keys)))
         return nil
       }
     case "error": return .error(outcomeText)
@@ -94,8 +97,10 @@ extension ModelBuilder {
     var effects: [(Int, Expr)] = []
     for assignment in pairs(value(fields, "set"), "set") {
       guard let v = variableIndex[assignment.key] else {
-        report(assignment.keyNode, "unknown variable '\(assignment.key)'"
-          + suggestion(assignment.key, variables.filter { $0.scope == .flow }.map(\.name)))
+        report(
+          assignment.keyNode,
+          "unknown variable '\(assignment.key)'"
+            + suggestion(assignment.key, variables.filter { $0.scope == .flow }.map(\.name)))
         continue
       }
       let variable = variables[v]

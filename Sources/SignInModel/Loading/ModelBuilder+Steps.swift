@@ -11,11 +11,12 @@ extension ModelBuilder {
     checkKeys(entryItems, allowed: ["summary", "responses", "notes"], "signIn")
     let entryResponses = stepResponses(value(entryItems, "responses"), scope: scope, defaults: [], without: [])
     if entryNode != nil && entryResponses.isEmpty { report(entryNode, "signIn has no responses") }
-    steps.append(Step(
-      id: Self.entryStepID,
-      summary: value(entryItems, "summary").flatMap { scalar($0, "summary") } ?? "the signIn call",
-      kind: .entry, isSignedIn: false, names: [], offers: nil, responses: entryResponses,
-      notes: notes(value(entryItems, "notes")), line: line(entryNode)))
+    steps.append(
+      Step(
+        id: Self.entryStepID,
+        summary: value(entryItems, "summary").flatMap { scalar($0, "summary") } ?? "the signIn call",
+        kind: .entry, isSignedIn: false, names: [], offers: nil, responses: entryResponses,
+        notes: notes(value(entryItems, "notes")), line: line(entryNode)))
   }
 
   /// Every step after the entry; the model needs a step that ends signed in.
@@ -100,7 +101,8 @@ extension ModelBuilder {
       case "signedIn": kind = .signedIn
       case "restart": kind = .restart
       default:
-        report(endsNode, "'ends:' must be signedIn or restart, not '\(ends)'\(suggestion(ends, ["signedIn", "restart"]))")
+        report(
+          endsNode, "'ends:' must be signedIn or restart, not '\(ends)'\(suggestion(ends, ["signedIn", "restart"]))")
       }
     }
     let isSignedIn = bool(value(fields, "isSignedIn"), "isSignedIn", default: kind == .signedIn)
@@ -173,8 +175,10 @@ extension ModelBuilder {
           var offered: [String: TypedExpr] = [:]
           for option in pairs(value(offerFields, "when"), "offers.when") {
             guard let o = optionSets[setIndex].options.firstIndex(where: { $0.name == option.key }) else {
-              report(option.keyNode, "option set '\(setName)' has no option '\(option.key)'"
-                + suggestion(option.key, optionSets[setIndex].options.map(\.name)))
+              report(
+                option.keyNode,
+                "option set '\(setName)' has no option '\(option.key)'"
+                  + suggestion(option.key, optionSets[setIndex].options.map(\.name)))
               continue
             }
             guard let text = scalar(option.value, "offer condition"),

@@ -23,11 +23,14 @@ final class ModelBuilder {
     "definitions", "options", "responses", "defaults", "signIn", "steps", "routes", "notes",
     "factors", "preferences", "failedAttempts", "lint", "clientCalls", "properties",
   ]
-  static let ruleKeys = ["when", "goto", "error", "restart", "set", "verifies", "failAuthentication", "note",
-    "exception", "platforms"]
-  static let stepKeys = [
-    "summary", "names", "ends", "isSignedIn", "offers", "responses", "inherit", "without", "notes",
-  ] + factKeys
+  static let ruleKeys = [
+    "when", "goto", "error", "restart", "set", "verifies", "failAuthentication", "note",
+    "exception", "platforms",
+  ]
+  static let stepKeys =
+    [
+      "summary", "names", "ends", "isSignedIn", "offers", "responses", "inherit", "without", "notes",
+    ] + factKeys
   static let entryStepID = "signIn"
 
   // Declarations, filled by the passes in order.

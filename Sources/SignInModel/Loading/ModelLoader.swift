@@ -19,9 +19,11 @@ public enum ModelLoader {
   public static func load(bytes data: [UInt8], file path: String) throws(ModelLoadError) -> SignInModel {
     if let bad = SourceTextCheck.firstInvalidUTF8(data) {
       let hex = String(bad.byte, radix: 16, uppercase: true)
-      throw ModelLoadError(diagnostics: [ModelDiagnostic(
-        file: path, line: bad.line, column: bad.column,
-        message: "the file is not UTF-8 text: byte 0x\(hex) at byte column \(bad.column) is not valid UTF-8")])
+      throw ModelLoadError(diagnostics: [
+        ModelDiagnostic(
+          file: path, line: bad.line, column: bad.column,
+          message: "the file is not UTF-8 text: byte 0x\(hex) at byte column \(bad.column) is not valid UTF-8")
+      ])
     }
     return try load(yaml: String(decoding: data, as: UTF8.self), file: path)
   }
@@ -70,9 +72,11 @@ public enum ModelLoader {
     guard sorted.count > ModelLimits.maxDiagnostics else { return sorted }
     let shown = Array(sorted.prefix(ModelLimits.maxDiagnostics))
     let last = shown[shown.count - 1]
-    return shown + [ModelDiagnostic(
-      file: file, line: last.line, column: last.column,
-      message: "\(sorted.count - shown.count) more errors not shown (the first \(shown.count) are above)")]
+    return shown + [
+      ModelDiagnostic(
+        file: file, line: last.line, column: last.column,
+        message: "\(sorted.count - shown.count) more errors not shown (the first \(shown.count) are above)")
+    ]
   }
 
   private static func syntaxDiagnostic(_ error: YamlError, file: String, yaml: String) -> ModelDiagnostic {
@@ -98,7 +102,8 @@ public enum ModelLoader {
       return ModelDiagnostic(file: file, line: mark.line, column: mark.column, message: "YAML syntax error: \(detail)")
     case .reader(let problem, let offset, _, _):
       let place = SourceLocator(yaml).position(ofByte: offset ?? 0)
-      return ModelDiagnostic(file: file, line: place.line, column: place.column, message: "cannot read the YAML: \(problem)")
+      return ModelDiagnostic(
+        file: file, line: place.line, column: place.column, message: "cannot read the YAML: \(problem)")
     default:
       return ModelDiagnostic(file: file, line: 1, message: "YAML error: \(error)")
     }

@@ -34,7 +34,9 @@ struct SourceLocator {
     guard row >= 0, row < lines.count else { return (mark.line, mark.column) }
     switch scalar.style {
     case .singleQuoted, .doubleQuoted: col += 1
-    case .literal, .folded: row += 1; col = 0
+    case .literal, .folded:
+      row += 1
+      col = 0
     default: break
     }
     let value = Array(scalar.string)
@@ -44,7 +46,12 @@ struct SourceLocator {
     }
     func advance() {
       guard row < lines.count else { return }
-      if col < lines[row].count { col += 1 } else { row += 1; col = 0 }
+      if col < lines[row].count {
+        col += 1
+      } else {
+        row += 1
+        col = 0
+      }
     }
     func skipSpace() {
       while let c = current(), c.isWhitespace { advance() }

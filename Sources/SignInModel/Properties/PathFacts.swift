@@ -18,7 +18,9 @@ public enum PathFacts {
   /// The values of `last.outcome`, in index order.
   public static let outcomes = ["none", "step", "error", "restart", "done"]
   /// Aliases for the verification flags every model has.
-  public static let verifiedAliases = ["verified.firstFactor": Builtins.names.firstFactor, "verified.mfa": Builtins.names.mfa]
+  public static let verifiedAliases = [
+    "verified.firstFactor": Builtins.names.firstFactor, "verified.mfa": Builtins.names.mfa,
+  ]
 
   /// What `last.outcome` is after a call ending in `outcome`.
   public enum OutcomeValue: Int, Sendable {
