@@ -80,10 +80,9 @@ verify: build
 	$(BIN) scenarios scenarios
 	$(BIN) docs
 
-## Unit, model and command-line tests (Swift Testing). `make test FORMAT_CHECK=format-check` runs
-## the formatting check first; it is not on by default yet: the one formatting commit of the tree
-## (`make format`) is still to be made (issue 16).
-FORMAT_CHECK ?=
+## Unit, model and command-line tests (Swift Testing), after the formatting check
+## (`make test FORMAT_CHECK=` skips it).
+FORMAT_CHECK ?= format-check
 test: deps moto ci-tools lint-ci $(FORMAT_CHECK)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build

@@ -47,7 +47,7 @@ final class MotoServer: @unchecked Sendable {
     process.standardError = try FileHandle(forWritingTo: log)
     try process.run()
     // Wait until it answers: a condition, polled every 0.1 s, within one overall deadline.
-    let probe = HTTPCognitoBackend(endpoint: endpoint, timeout: 1)
+    let probe = HTTPCognitoBackend(endpoint: endpoint, timeout: 10)
     let clock = ContinuousClock()
     let deadline = clock.now + MotoServer.startLimit
     while clock.now < deadline && process.isRunning {
@@ -65,7 +65,9 @@ final class MotoServer: @unchecked Sendable {
   }
 
   /// How long the server may take to answer its first request (it imports all of moto first).
-  static let startLimit = Duration.seconds(60)
+  /// A guard against a server that never answers, not a timing condition: a CI machine whose two
+  /// cores also run every other suite can take minutes to import moto.
+  static let startLimit = Duration.seconds(600)
 
   /// The server did not start: why, and the end of its output.
   struct StartFailure: Error, CustomStringConvertible {
@@ -104,7 +106,8 @@ final class MotoServer: @unchecked Sendable {
     return port
   }
 
-  var backend: HTTPCognitoBackend { HTTPCognitoBackend(endpoint: endpoint, timeout: 10) }
+  /// Requests wait up to 120 s: a guard against a hung server, long enough for a loaded machine.
+  var backend: HTTPCognitoBackend { HTTPCognitoBackend(endpoint: endpoint, timeout: 120) }
 
   /// An admin call; fails the test on error.
   @discardableResult
