@@ -37,18 +37,22 @@ package struct Harness: Sendable {
     package var function: Function?
     /// For `networkFault`: which backend request of the call fails (0: the first).
     package var faultRequest: Int
-    /// For `networkFault`: how it fails.
+    /// For `networkFault` and `setupFault`: how it fails (transport or timeout); for
+    /// `serviceError` without `error`: a 5xx or an unreadable body.
     package var fault: SimulatedFault
+    /// For `serviceError`: the documented Cognito error the pool answers (nil: `fault`).
+    package var error: String?
 
     package init(
       response: String, unknownChallenge: Bool = false, function: Function? = nil, faultRequest: Int = 0,
-      fault: SimulatedFault = .transport
+      fault: SimulatedFault = .transport, error: String? = nil
     ) {
       self.response = response
       self.unknownChallenge = unknownChallenge
       self.function = function
       self.faultRequest = faultRequest
       self.fault = fault
+      self.error = error
     }
   }
 
@@ -168,7 +172,19 @@ package struct Harness: Sendable {
       await run.pool.injectUnknownChallenge()
     }
     let response = ResponseName(rawValue: call.response)
-    if response == .networkFault { await run.pool.injectFault(call.fault, onRequest: call.faultRequest) }
+    let faultRequest = response == .setupFault ? max(1, call.faultRequest) : call.faultRequest
+    switch response {
+    case .networkFault, .setupFault:
+      await run.pool.injectFault(call.fault.isServiceAnswer ? .transport : call.fault, onRequest: faultRequest)
+    case .serviceError:
+      if let error = call.error {
+        await run.pool.injectError(error, onRequest: faultRequest)
+      } else {
+        await run.pool.injectFault(call.fault.isServiceAnswer ? call.fault : .serverError, onRequest: faultRequest)
+      }
+      if expectedException == ErrorType.passedThrough { expectedException = ErrorType.passedThrough(call.error) }
+    default: break
+    }
     if response == .expiredSession { await run.pool.expireSessions() }
     if response == .statusResetRequired { await run.pool.changeStatus(to: "resetRequired") }
     if response == .statusUnconfirmed { await run.pool.changeStatus(to: "unconfirmed") }
@@ -188,7 +204,11 @@ package struct Harness: Sendable {
     } catch {
       outcome = .threw(error, now: await run.client.currentStep)
     }
-    if response == .networkFault, !(await run.pool.faultFired) { throw .faultNotReached(request: call.faultRequest) }
+    if response == .networkFault || response == .serviceError || response == .setupFault,
+      !(await run.pool.faultFired)
+    {
+      throw .faultNotReached(request: faultRequest)
+    }
     let observation = Observation(outcome, isSignedIn: await run.client.isSignedIn)
     let expectation = Expectation(
       outcome: expected, exception: expectedException, offered: call.unknownChallenge ? [] : run.oracle.offered,
@@ -250,7 +270,7 @@ package struct Harness: Sendable {
     case .failingAnswer: return "fail"
     case .correctPassword: return SimulatedUserPool.password
     case .wrongPassword: return Self.wrongPassword
-    case .networkFault, .expiredSession, .statusResetRequired, .statusUnconfirmed,
+    case .networkFault, .expiredSession, .statusResetRequired, .statusUnconfirmed, .serviceError, .setupFault,
       .selectPASSWORD_SRP, .selectWEB_AUTHN, nil:
       // A fault: the answer that would otherwise succeed.
       switch step {

@@ -76,6 +76,7 @@ extension Fuzzer {
               var last = point.call
               last.response = name
               if ResponseName(rawValue: name) != .networkFault { (last.fault, last.faultRequest) = (nil, nil) }
+              if ResponseName(rawValue: name) != .serviceError { last.error = nil }
               propose(node.calls + [last], candidate, "\(node.trail) \(label)")
             }
             // Prefixes keep to plain answers: faults are the failing call's business.

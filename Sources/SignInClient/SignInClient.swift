@@ -73,6 +73,9 @@ public actor SignInClient {
   private var failuresInFlow = 0
   /// The last session kept, in this flow or an earlier one (read only by `ClientHooks.keptSession`).
   private var lastSession: String?
+  /// The session VerifySoftwareToken returned in flow `generation`, kept until the MFA_SETUP
+  /// answer that follows it is sent.
+  private var verifiedSetup: (generation: Int, session: String)?
 
   // MARK: - Public API
 
@@ -162,7 +165,13 @@ public actor SignInClient {
         ]
       }
     case .continueSignInWithTOTPSetup:
+      let mine = generation
       return try await run(username: username) { () throws(AuthError) -> JSONObject in
+        // VerifySoftwareToken used up the setup session: when the MFA_SETUP answer after it
+        // failed, the retry sends that answer again with the session it returned.
+        if let verified = self.verifiedSetup, verified.generation == mine {
+          return try await self.respond("MFA_SETUP", session: verified.session, ["USERNAME": username])
+        }
         let verified = try await self.call(
           "VerifySoftwareToken",
           [
@@ -172,6 +181,7 @@ public actor SignInClient {
           throw AuthError.codeMismatch
         }
         self.secrets.insert(session)
+        self.verifiedSetup = (mine, session)
         return try await self.respond("MFA_SETUP", session: session, ["USERNAME": username])
       }
     case .continueSignInWithEmailMFASetup:
@@ -338,8 +348,12 @@ public actor SignInClient {
     let before = state
     inFlight = mine
     defer { if inFlight == mine { inFlight = nil } }
+    // Whether Cognito took the answer: a failure after that (while the next step is prepared)
+    // ends the flow, since the answer's session is used up.
+    var taken = false
     do {
       let response = try await exchange()
+      taken = true
       try checkCurrent(mine)
       return try await handle(response, username: username, generation: mine)
     } catch {
@@ -354,7 +368,10 @@ public actor SignInClient {
       default:
         let onChallenge: Bool
         if case .challenge = before { onChallenge = true } else { onChallenge = false }
-        var stays = hooks.staysOnStepAfterError(error, onChallenge, error.isRetryable && onChallenge)
+        var stays =
+          taken
+          ? hooks.staysAfterTakenAnswer(error)
+          : hooks.staysOnStepAfterError(error, onChallenge, error.isRetryable && onChallenge)
         if stays && onChallenge {
           failuresInFlow += 1
           if hooks.endsFlowAfterFailures(failuresInFlow) { stays = false }
