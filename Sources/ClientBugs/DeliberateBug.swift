@@ -110,9 +110,11 @@ package enum DeliberateBug: String, Sendable, CaseIterable {
     hooks.endsFlowAfterFailures = { count in bugs.contains(.lockoutOneEarly) && count >= 4 }
     hooks.keepsFlowOnFailedSignIn = { _ in bugs.contains(.staleChallengeAfterFailedSignIn) }
     hooks.keepsUserOnSignOut = bugs.contains(.userKeptAfterSignOut)
+    // Errors once Cognito took the answer: a failed AssociateSoftwareToken, an unknown challenge.
     hooks.staysAfterTakenAnswer = { error in
-      guard bugs.contains(.setupFaultKeepsStep), case .network = error else { return false }
-      return true
+      if bugs.contains(.setupFaultKeepsStep), case .network = error { return true }
+      if bugs.contains(.stuckOnUnknownChallenge), case .unknownChallenge = error { return true }
+      return false
     }
     return hooks
   }
