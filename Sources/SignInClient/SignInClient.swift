@@ -542,6 +542,8 @@ public actor SignInClient {
   private func redact(_ text: String) -> String {
     var result = text
     for secret in secrets where secret.count >= 3 {
+      // ASCII text holds an ASCII secret only where its bytes occur (the common case: skip).
+      if UTF8Search.isASCII(result) && UTF8Search.isASCII(secret) && !UTF8Search.contains(result, secret) { continue }
       result = result.replacingOccurrences(of: secret, with: "[redacted]")
     }
     return result
