@@ -21,6 +21,8 @@ package struct Harness: Sendable {
   let swiftNames: [String]
   /// For each of `coverageVariables` the model has: its index and each value's text.
   let coverageTexts: [(index: Int, lowest: Int, texts: [String])?]
+  /// `coverageTable(coverageTexts)`.
+  let coverageTable: [Bool]
 
   package init(system: TransitionSystem, hooks: ClientHooks = .reference) {
     self.system = system
@@ -36,6 +38,7 @@ package struct Harness: Sendable {
         return (i, lowest, (lowest...highest).map { domain.render($0) })
       }
     }
+    coverageTable = Self.coverageTable(coverageTexts)
     swiftNames = system.model.steps.map { step in
       if case .name(let n)? = step.names.first(where: { $0.platform == "swift" })?.form { return n }
       return step.id
@@ -120,16 +123,33 @@ package struct Harness: Sendable {
   /// The pool has no devices and no SRP (so no `pool.customMfa`, which only customWithSRP
   /// reads), and PreventUserExistenceErrors is read only for a user that does not exist.
   package func covers(_ configuration: [String: String]) -> Bool {
-    coversRule { configuration[Self.coverageVariables[$0]] }
+    Self.coversRule { configuration[Self.coverageVariables[$0]] }
   }
 
   /// `covers` for a configuration given by value per configuration variable index, each read
   /// through `value` only when needed (so a generator can test a configuration before
   /// drawing all of it).
   package func covers(valueOf value: (Int) -> Int) -> Bool {
-    coversRule { (k: Int) -> String? in
-      guard let variable = coverageTexts[k] else { return nil }
-      return variable.texts[value(variable.index) - variable.lowest]
+    var index = 0
+    for case let variable? in coverageTexts {
+      index = index * variable.texts.count + value(variable.index) - variable.lowest
+    }
+    return coverageTable[index]
+  }
+
+  /// `coversRule` for every combination of the values of `coverageTexts`' variables
+  /// (positions in mixed radix, in their order).
+  static func coverageTable(_ coverageTexts: [(index: Int, lowest: Int, texts: [String])?]) -> [Bool] {
+    let size = coverageTexts.reduce(1) { $0 * ($1?.texts.count ?? 1) }
+    return (0..<size).map { combination in
+      var positions = [Int?](repeating: nil, count: coverageTexts.count)
+      var rest = combination
+      for k in coverageTexts.indices.reversed() {
+        guard let count = coverageTexts[k]?.texts.count else { continue }
+        positions[k] = rest % count
+        rest /= count
+      }
+      return coversRule { k in positions[k].flatMap { coverageTexts[k]?.texts[$0] } }
     }
   }
 
@@ -141,7 +161,7 @@ package struct Harness: Sendable {
 
   /// The rule of `covers`, reading `coverageVariables[k]` through `value(k)` (nil: the
   /// configuration has no such variable).
-  private func coversRule(_ value: (Int) -> String?) -> Bool {
+  private static func coversRule(_ value: (Int) -> String?) -> Bool {
     !["userSRP", "customWithSRP"].contains(value(0) ?? "")
       && !["WEB_AUTHN", "PASSWORD_SRP"].contains(value(1) ?? "none")
       && (value(2) ?? "none") == "none"

@@ -115,7 +115,7 @@ package struct Fuzzer: Sendable {
   // MARK: - Generation
 
   /// Edge cases configurations are pushed toward.
-  static let biases: [[String: String]] = [
+  package static let biases: [[String: String]] = [
     ["user.phone": "false", "user.email": "false"],
     ["pool.mfa": "required", "user.phone": "false", "user.email": "false", "user.totpRegistered": "false"],
     [
