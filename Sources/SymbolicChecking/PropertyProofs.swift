@@ -157,7 +157,7 @@ struct PropertyFixpoint {
           if let target = branch.target { ways.append(after(current[target], branch)) }
           return context.or(ways)
         }
-        return context.simplify(context.and([some] + every))
+        return fixpoint.tidy(context.and([some] + every))
       }
       solver.push()
       solver.assert(context.or(model.steps.indices.map { context.and([next[$0], context.not(current[$0])]) }))
