@@ -163,7 +163,7 @@ struct PropertyFixpoint {
           if let target = branches[b].target { ways.append(context.substitute(current[target], flow, postFlow[b])) }
           return context.or(ways)
         }
-        return context.simplify(context.and([some] + every))
+        return fixpoint.tidy(context.and([some] + every))
       }
       solver.push()
       solver.assert(context.or(model.steps.indices.map { context.and([next[$0], context.not(current[$0])]) }))

@@ -126,7 +126,7 @@ struct Bench: AsyncParsableCommand {
     // Issue 14: a long linear chain of states, one call each (`CounterChain`).
     print()
     print("Z3 on a linear chain of N states (CounterChain), every property")
-    for length in [20, 50] {
+    for length in [20, 50, 200] {
       let chain = try CounterChain.model(length: length)
       let (proof, t) = Self.time { SymbolicChecker(model: chain).prove() }
       let verdicts = Set(proof.results.map { "\($0.verdict)".prefix(while: { $0 != "(" }) }).sorted()
