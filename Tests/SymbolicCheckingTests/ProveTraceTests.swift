@@ -10,8 +10,14 @@ import Testing
 @Suite("Z3 counterexamples are shortest and show only what matters")
 struct ProveTraceTests {
   /// Every hand-written broken model with a trace: the engine agreement set and the fact properties.
+  /// Not `stepsReachable` (no trace) nor `doneReachable`: a violation of it is a configuration, and
+  /// Z3's backward fixpoint picks any one in the violating region; its replayed trace is the
+  /// shortest for that configuration, not over all of them (README, "Modelling choices and known
+  /// limits").
   static let broken: [(String, String, String, String, Invariant)] =
-    (EngineAgreementTests.handWritten + FactPropertyTests.broken).filter { $0.4 != .stepsReachable }
+    (EngineAgreementTests.handWritten + FactPropertyTests.broken).filter {
+      $0.4 != .stepsReachable && $0.4 != .doneReachable
+    }
 
   static func load(_ index: Int) throws -> SignInModel {
     let (name, file, old, new, _) = broken[index]
