@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 /// Issue 14, second sweep: hostile files given to the commands that landed after the issue
-/// (`scenarios`, `graph --trace`) are refused at once with the file named, never read
+/// (`scenarios`, `graph --trace`, `docs`) are refused at once with the file named, never read
 /// forever or hung on: a FIFO, a directory, a device, an alias bomb.
-@Suite("Hostile files for scenarios and graph --trace")
+@Suite("Hostile files for scenarios, graph --trace and docs")
 struct HostileInputSweepTests {
   static func folder() throws -> String {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)").path
@@ -53,6 +53,17 @@ struct HostileInputSweepTests {
       let run = try CommandLineTests.run(["graph", "models/2023-swift.yaml", "--trace", path])
       #expect(run.status == 64, "\(path): \(run.stderr)")
       #expect(run.stderr.contains("--trace: \(path) is \(kind)"), "\(run.stderr)")
+    }
+  }
+
+  @Test("docs refuses a page that is a FIFO, a directory or a device, naming the path and what it is")
+  func docsPageNotARegularFile() throws {
+    let folder = try Self.folder()
+    #expect(mkfifo(folder + "/fifo.txt", 0o600) == 0)
+    for (path, kind) in [(folder + "/fifo.txt", "a FIFO"), (folder, "a directory"), ("/dev/null", "a device")] {
+      let run = try CommandLineTests.run(["docs", path])
+      #expect(run.status == 2, "\(path): \(run.stderr)")
+      #expect(run.stderr.contains("\(path): is \(kind)"), "\(run.stderr)")
     }
   }
 }
