@@ -17,15 +17,7 @@ public enum ModelLoader {
 
   /// Loads a model from a file's bytes: they must be UTF-8 (the first bad byte is located).
   public static func load(bytes data: [UInt8], file path: String) throws(ModelLoadError) -> SignInModel {
-    if let bad = SourceTextCheck.firstInvalidUTF8(data) {
-      let hex = String(bad.byte, radix: 16, uppercase: true)
-      throw ModelLoadError(diagnostics: [
-        ModelDiagnostic(
-          file: path, line: bad.line, column: bad.column,
-          message: "the file is not UTF-8 text: byte 0x\(hex) at byte column \(bad.column) is not valid UTF-8")
-      ])
-    }
-    return try load(yaml: String(decoding: data, as: UTF8.self), file: path)
+    return try load(yaml: utf8Text(data, file: path), file: path)
   }
 
   /// The YAML document in the file at `path`, read with every check a model file gets (a regular
@@ -39,6 +31,11 @@ public enum ModelLoader {
     case .failure(let problem):
       throw ModelLoadError(diagnostics: [ModelDiagnostic(file: path, line: 0, message: problem.message)])
     }
+    return try document(yaml: utf8Text(data, file: path), file: path)
+  }
+
+  /// A file's bytes as text, or an error at the first byte that is not UTF-8 (file:line:column).
+  static func utf8Text(_ data: [UInt8], file path: String) throws(ModelLoadError) -> String {
     if let bad = SourceTextCheck.firstInvalidUTF8(data) {
       let hex = String(bad.byte, radix: 16, uppercase: true)
       throw ModelLoadError(diagnostics: [
@@ -47,7 +44,7 @@ public enum ModelLoader {
           message: "the file is not UTF-8 text: byte 0x\(hex) at byte column \(bad.column) is not valid UTF-8")
       ])
     }
-    return try document(yaml: String(decoding: data, as: UTF8.self), file: path)
+    return String(decoding: data, as: UTF8.self)
   }
 
   /// Loads a model from `yaml`; `file` is used in diagnostics and recorded in the model.
