@@ -77,7 +77,9 @@ let package = Package(
     .testTarget(name: "Z3KitTests", dependencies: ["Z3Kit"]),
     .testTarget(
       name: "FuzzingTests",
-      dependencies: ["Fuzzing", "Conformance", "ClientBugs", "SignInClient", "CognitoWire", "SignInModel"]),
+      dependencies: [
+        "Fuzzing", "Conformance", "ClientBugs", "SignInClient", "CognitoWire", "SignInModel", "ModelChecking",
+      ]),
     .testTarget(
       name: "ConformanceTests",
       dependencies: ["Conformance", "SignInClient", "SimulatedCognito", "SignInModel", "ModelChecking"]),

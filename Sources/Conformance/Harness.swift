@@ -16,10 +16,33 @@ package struct Harness: Sendable {
   package var model: SignInModel { system.model }
   /// The client's decisions: `.reference`, or a deliberately broken client's.
   package let hooks: ClientHooks
+  /// Each step's index by model id, and each step's Swift name (built once per model).
+  let stepByID: [String: Int]
+  let swiftNames: [String]
+  /// For each of `coverageVariables` the model has: its index and each value's text.
+  let coverageTexts: [(index: Int, lowest: Int, texts: [String])?]
+  /// `coverageTable(coverageTexts)`.
+  let coverageTable: [Bool]
 
   package init(system: TransitionSystem, hooks: ClientHooks = .reference) {
     self.system = system
     self.hooks = hooks
+    var stepByID: [String: Int] = [:]
+    for (i, step) in system.model.steps.enumerated() where stepByID[step.id] == nil { stepByID[step.id] = i }
+    self.stepByID = stepByID
+    coverageTexts = Self.coverageVariables.map { name in
+      system.configurationIndex[name].map { i in
+        let domain = system.model.variables[i].domain
+        let lowest = domain.values.min() ?? 0
+        let highest = domain.values.max() ?? 0
+        return (i, lowest, (lowest...highest).map { domain.render($0) })
+      }
+    }
+    coverageTable = Self.coverageTable(coverageTexts)
+    swiftNames = system.model.steps.map { step in
+      if case .name(let n)? = step.names.first(where: { $0.platform == "swift" })?.form { return n }
+      return step.id
+    }
   }
 
   package init(model: SignInModel, hooks: ClientHooks = .reference) {
@@ -72,6 +95,8 @@ package struct Harness: Sendable {
   package struct Run: Sendable {
     package let configuration: [String: String]
     package fileprivate(set) var oracle: ModelSimulator
+    /// The model's state at the start (what a new flow starts from).
+    let fresh: ModelSimulator
     let pool: SimulatedUserPool
     let client: SignInClient
     /// Whether the model's flow is over (a restart or a terminal step).
@@ -102,11 +127,50 @@ package struct Harness: Sendable {
   /// The pool has no devices and no SRP (so no `pool.customMfa`, which only customWithSRP
   /// reads), and PreventUserExistenceErrors is read only for a user that does not exist.
   package func covers(_ configuration: [String: String]) -> Bool {
-    !["userSRP", "customWithSRP"].contains(configuration["pool.authFlow"] ?? "")
-      && !["WEB_AUTHN", "PASSWORD_SRP"].contains(configuration["pool.preferredFirstFactor"] ?? "none")
-      && (configuration["pool.customMfa"] ?? "none") == "none"
-      && (configuration["pool.deviceTracking"] ?? "off") == "off"
-      && !(configuration["user.exists"] != "false" && configuration["pool.preventUserExistenceErrors"] == "true")
+    Self.coversRule { configuration[Self.coverageVariables[$0]] }
+  }
+
+  /// `covers` for a configuration given by value per configuration variable index, each read
+  /// through `value` only when needed (so a generator can test a configuration before
+  /// drawing all of it).
+  package func covers(valueOf value: (Int) -> Int) -> Bool {
+    var index = 0
+    for case let variable? in coverageTexts {
+      index = index * variable.texts.count + value(variable.index) - variable.lowest
+    }
+    return coverageTable[index]
+  }
+
+  /// `coversRule` for every combination of the values of `coverageTexts`' variables
+  /// (positions in mixed radix, in their order).
+  static func coverageTable(_ coverageTexts: [(index: Int, lowest: Int, texts: [String])?]) -> [Bool] {
+    let size = coverageTexts.reduce(1) { $0 * ($1?.texts.count ?? 1) }
+    return (0..<size).map { combination in
+      var positions = [Int?](repeating: nil, count: coverageTexts.count)
+      var rest = combination
+      for k in coverageTexts.indices.reversed() {
+        guard let count = coverageTexts[k]?.texts.count else { continue }
+        positions[k] = rest % count
+        rest /= count
+      }
+      return coversRule { k in positions[k].flatMap { coverageTexts[k]?.texts[$0] } }
+    }
+  }
+
+  /// The configuration variables `covers` reads, by name.
+  static let coverageVariables = [
+    "pool.authFlow", "pool.preferredFirstFactor", "pool.customMfa", "pool.deviceTracking", "user.exists",
+    "pool.preventUserExistenceErrors",
+  ]
+
+  /// The rule of `covers`, reading `coverageVariables[k]` through `value(k)` (nil: the
+  /// configuration has no such variable).
+  private static func coversRule(_ value: (Int) -> String?) -> Bool {
+    !["userSRP", "customWithSRP"].contains(value(0) ?? "")
+      && !["WEB_AUTHN", "PASSWORD_SRP"].contains(value(1) ?? "none")
+      && (value(2) ?? "none") == "none"
+      && (value(3) ?? "off") == "off"
+      && !(value(4) != "false" && value(5) == "true")
   }
 
   /// Whether the harness can give `response` at the step `stepID`.
@@ -124,16 +188,16 @@ package struct Harness: Sendable {
     else { return nil }
     let pool = SimulatedUserPool(configuration: configuration)
     let client = SignInClient(backend: pool, clientId: "harness", userPoolId: "us-east-1_sim", hooks: hooks)
-    return Run(configuration: configuration, oracle: oracle, pool: pool, client: client)
+    return Run(configuration: configuration, oracle: oracle, fresh: oracle, pool: pool, client: client)
   }
 
   /// The model's state for a `signIn` while a flow is in progress or after it ended: the
   /// entry-point semantics `ModelSimulator` gives (today a new flow from the configuration).
   func newFlow(_ run: Run) throws(Refusal) -> ModelSimulator {
-    do {
-      return try ModelSimulator(
-        system: system, configuration: run.configuration, recordsTrace: run.oracle.recordsTrace)
-    } catch { throw .model(error) }
+    // The configuration was accepted at `start`, so this is `ModelSimulator(system:configuration:)` again.
+    var fresh = run.fresh
+    fresh.recordsTrace = run.oracle.recordsTrace
+    return fresh
   }
 
   /// Makes one call on both the model and the client and compares what a user sees.
@@ -242,9 +306,8 @@ package struct Harness: Sendable {
 
   /// The step's Swift name, or its model id when the model gives none.
   package func swiftName(_ stepID: String) -> String {
-    guard let i = model.stepIndex(named: stepID) else { return stepID }
-    if case .name(let n)? = model.steps[i].names.first(where: { $0.platform == "swift" })?.form { return n }
-    return stepID
+    guard let i = stepByID[stepID] else { return stepID }
+    return swiftNames[i]
   }
 
   /// The answer the client sends for a response class at a step.
@@ -328,7 +391,7 @@ package struct Harness: Sendable {
       return d
     }
     let signedIn: Bool
-    if case .step(let id) = expected.outcome, let i = model.stepIndex(named: id) {
+    if case .step(let id) = expected.outcome, let i = stepByID[id] {
       signedIn = model.steps[i].kind == .signedIn
     } else {
       signedIn = false
@@ -372,7 +435,7 @@ package struct Harness: Sendable {
   /// The values the step carries (the model's `delivery:` and `carries:`) against what
   /// the server sent.
   func compareDetails(_ id: String, _ step: AuthSignInStep, _ sent: SentValues) -> Disagreement? {
-    guard let i = model.stepIndex(named: id) else { return nil }
+    guard let i = stepByID[id] else { return nil }
     let facts = model.steps[i].facts
     if facts.delivery != nil || facts.carries.contains(.codeDeliveryDetails) {
       let details: AuthCodeDeliveryDetails?

@@ -1,3 +1,4 @@
+import CognitoWire
 import SimulatedCognito
 
 /// What the simulated pool handed the client on the last exchange, and every secret in play:
@@ -24,6 +25,14 @@ package struct SentValues: Sendable {
 
   /// The kind of the first secret `text` contains.
   package func secret(in text: String) -> Disagreement.SecretKind? {
-    secrets.first { text.contains($0.value) }?.kind
+    secrets.first { Self.contains(text, $0.value) }?.kind
   }
+
+  /// `text.contains(secret)`, answered from the UTF-8 bytes when both are ASCII and the
+  /// bytes do not occur (then no character sequence can); otherwise by `contains`.
+  static func contains(_ text: String, _ secret: String) -> Bool {
+    if UTF8Search.isASCII(text) && UTF8Search.isASCII(secret) && !UTF8Search.contains(text, secret) { return false }
+    return text.contains(secret)
+  }
+
 }

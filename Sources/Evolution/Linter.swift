@@ -32,7 +32,7 @@ public struct Linter {
       classes.append(
         ClassSummary(
           assignment: c.assignment, doneReachable: b.doneReachable, reachedSteps: Set(b.reachedSteps),
-          responses: Set(b.transitions.map { vocabulary.decode($0).response })))
+          responses: Set(Set(b.transitions.map(vocabulary.responseIndex)).map { vocabulary.responses[$0] })))
     }
     referencesAndReachability(classes, counter, warn)
     for d in model.definitions where d.uses == 0 && d.name != "canSignIn" && d.name != "mfaRequired" {

@@ -30,6 +30,10 @@ public final class Vocabulary: @unchecked Sendable {
     (step << 26) | (response << 13) | outcome
   }
 
+  /// The index in `responses` of a transition code's response, without decoding its step and
+  /// state (the linter reads only the responses of every transition of every class).
+  public func responseIndex(_ code: Int) -> Int { (code >> 13) & 8191 }
+
   public func decode(_ code: Int) -> TransitionKey {
     let outcome = code & 8191
     let response = (code >> 13) & 8191

@@ -87,7 +87,24 @@ package struct Fuzzer: Sendable {
     self.executor = executor
     self.maxLength = maxLength
     self.maxFailures = maxFailures
+    let model = executor.model
+    domains = model.configurationIndices.map { model.variables[$0].domain.values }
+    let system = executor.harness.system
+    biases = Self.biases.map { bias in
+      bias.compactMap { name, text in
+        system.configurationIndex[name].flatMap { i in system.valueOfText[i][text].map { (i, $0) } }
+      }
+    }
+    pairs = model.steps.indices.flatMap { s in
+      model.steps[s].responses.map { (s, model.responses[$0.response].name) }
+        .filter { executor.harness.supports($0.1, at: model.steps[s].id) }
+    }
   }
+
+  /// Each configuration variable's values, and `biases` as (variable, value) pairs of the
+  /// model's configuration variables (built once per model).
+  let domains: [[Int]]
+  let biases: [[(Int, Int)]]
 
   var model: SignInModel { executor.model }
 
@@ -100,7 +117,7 @@ package struct Fuzzer: Sendable {
   // MARK: - Generation
 
   /// Edge cases configurations are pushed toward.
-  static let biases: [[String: String]] = [
+  package static let biases: [[String: String]] = [
     ["user.phone": "false", "user.email": "false"],
     ["pool.mfa": "required", "user.phone": "false", "user.email": "false", "user.totpRegistered": "false"],
     [
@@ -120,25 +137,48 @@ package struct Fuzzer: Sendable {
     ],
   ]
 
+  /// A random configuration the harness covers that meets the model's constraints: tries of
+  /// one draw per configuration variable, a coin, and on heads a bias (`biases`) overriding
+  /// some values, until one passes (at most 1000; else empty). A try's draws are read from
+  /// the generator ahead (`SplitMix64.peek`) only when a check needs that variable, and the
+  /// generator then skips the whole try, so the configurations and the random numbers after
+  /// them are those of drawing every value in turn.
   func configuration(_ rng: inout SplitMix64) -> [String: String] {
+    let harness = executor.harness
+    let model = harness.model
+    let n = UInt64(domains.count)
+    var values = [Int](repeating: unassigned, count: domains.count)
     for _ in 0..<1000 {
-      var values = model.configurationIndices.map { i -> Int in
-        let d = model.variables[i].domain.values
-        return d[Int(rng.next() % UInt64(d.count))]
+      let draws = rng
+      for i in values.indices { values[i] = unassigned }
+      var used = n + 1
+      if rng.peek(n + 1) % 2 == 0 {
+        used += 1
+        for (i, v) in biases[Int(rng.peek(n + 2) % UInt64(biases.count))] { values[i] = v }
       }
-      if rng.next() % 2 == 0 {
-        let bias = Self.biases[Int(rng.next() % UInt64(Self.biases.count))]
-        for (name, text) in bias {
-          guard let i = model.variableIndex(named: name), model.variables[i].scope == .configuration,
-            let v = model.variables[i].domain.values.first(where: { model.variables[i].domain.render($0) == text })
-          else { continue }
-          values[i] = v
+      rng.skip(used)
+      func value(_ i: Int) -> Int {
+        if values[i] == unassigned {
+          let d = domains[i]
+          values[i] = d[Int(draws.peek(UInt64(i) + 1) % UInt64(d.count))]
+        }
+        return values[i]
+      }
+      guard harness.covers(valueOf: value) else { continue }
+      // A constraint reading a variable not drawn yet draws it and is evaluated again.
+      func holds(_ expr: Expr) -> Bool {
+        while true {
+          do {
+            return try expr.holds(values)
+          } catch {
+            _ = value(error.index)
+          }
         }
       }
-      guard model.constraints.allSatisfy({ (try? $0.expr.holds(values)) == true }) else { continue }
+      guard model.constraints.allSatisfy({ holds($0.expr) }) else { continue }
       var d: [String: String] = [:]
-      for i in model.configurationIndices { d[model.variables[i].name] = model.variables[i].domain.render(values[i]) }
-      if executor.harness.covers(d) { return d }
+      for i in model.configurationIndices { d[model.variables[i].name] = model.variables[i].domain.render(value(i)) }
+      return d
     }
     return [:]
   }
@@ -152,12 +192,7 @@ package struct Fuzzer: Sendable {
   }
 
   /// Every (step, response) pair the generator can steer toward, in the model's order.
-  var pairs: [(step: Int, response: String)] {
-    model.steps.indices.flatMap { s in
-      model.steps[s].responses.map { (s, model.responses[$0.response].name) }
-        .filter { executor.harness.supports($0.1, at: model.steps[s].id) }
-    }
-  }
+  let pairs: [(step: Int, response: String)]
 
   /// A case walked through the model. Steering depends on the case's own random numbers
   /// only (so any split over jobs and shards runs the same cases): each case favours one
@@ -167,10 +202,12 @@ package struct Fuzzer: Sendable {
   /// on the first or the second backend request of a call.
   func generate(_ rng: inout SplitMix64) -> FuzzCase {
     let configuration = self.configuration(&rng)
+    let harness = executor.harness
+    let model = harness.model
     var calls: [FuzzCall] = []
     guard
       let fresh = try? ModelSimulator(
-        system: executor.harness.system, configuration: configuration, recordsTrace: false)
+        system: harness.system, configuration: configuration, recordsTrace: false)
     else {
       return FuzzCase(configuration: configuration, calls: [])
     }
@@ -204,7 +241,7 @@ package struct Fuzzer: Sendable {
       let step = model.steps[s]
       let atLimit = counter.map { oracle.valuation[$0] == limit - 1 } ?? false
       let choices = step.responses.map { model.responses[$0.response].name }.filter { c in
-        guard executor.harness.supports(c, at: step.id) else { return false }
+        guard harness.supports(c, at: step.id) else { return false }
         if c == ResponseName.setupFault.rawValue && !(secondRequestFaults && answerLeadsToSetup(oracle)) {
           return false
         }

@@ -507,19 +507,25 @@ extension FlowGraph {
 
   /// Evaluates the model properties after `edge` (taking branch `branch` from `values`).
   fileprivate mutating func checkProperties(branch: Int, edge: Int, values: [Int]) throws(UnassignedVariable) {
-    guard !system.propertyChecks.isEmpty else { return }
+    let checks = system.propertyChecks
+    guard !checks.isEmpty else { return }
+    // Indexed, not `for check in checks`: that copies every check (a dozen references) per edge.
     var marks: [Bool] = []
-    for check in system.propertyChecks {
-      let holds = try check.predicate.afterBranch[branch].holds(values)
+    marks.reserveCapacity(2 * checks.count)
+    for k in checks.indices {
+      let holds = try checks[k].predicate.afterBranch[branch].holds(values)
       marks.append(holds)
-      marks.append(try check.target?.afterBranch[branch].holds(values) ?? false)
-      switch check.kind {
+      marks.append(try checks[k].target?.afterBranch[branch].holds(values) ?? false)
+      switch checks[k].property.kind {
       case .always, .never:
-        if !holds && violations[check.invariant] == nil {
-          record(check.invariant, atEdge: edge, PropertyMessages.safety(check, afterCalls: depth[edges[edge].from] + 1))
+        if !holds && violations[checks[k].invariant] == nil {
+          let message = PropertyMessages.safety(checks[k], afterCalls: depth[edges[edge].from] + 1)
+          record(checks[k].invariant, atEdge: edge, message)
         }
       case .reachable:
-        if holds { witnessedProperties.insert(check.invariant) }
+        if holds && !witnessedProperties.contains(checks[k].invariant) {
+          witnessedProperties.insert(checks[k].invariant)
+        }
       case .eventually, .leadsTo: break
       }
     }

@@ -70,15 +70,14 @@ public struct ModelSimulator: Sendable {
     self.recordsTrace = recordsTrace
     var values = [Int](repeating: unassigned, count: model.variables.count)
     for (name, text) in configuration {
-      guard let i = model.variableIndex(named: name), model.variables[i].scope == .configuration else {
+      guard let i = system.configurationIndex[name], model.variables[i].scope == .configuration else {
         throw .unknownVariable(
           name,
           suggestion: Suggestions.closest(
             to: name, among: model.configurationIndices.map { model.variables[$0].name }))
       }
-      let domain = model.variables[i].domain
-      guard let v = domain.values.first(where: { domain.render($0) == text }) else {
-        throw .badValue(variable: name, value: text, domain: domain.spelling)
+      guard let v = system.valueOfText[i][text] else {
+        throw .badValue(variable: name, value: text, domain: model.variables[i].domain.spelling)
       }
       values[i] = v
     }
@@ -110,23 +109,29 @@ public struct ModelSimulator: Sendable {
     guard let step else { throw .flowEnded(trace.last.map { "\($0.outcome)" } ?? "restart") }
     let current = model.steps[step]
     if current.isTerminal { throw .flowEnded("step \(current.id)") }
-    guard let r = model.responses.firstIndex(where: { $0.name == response }) else {
+    guard let r = system.responseIndex[response] else {
       throw .unknownResponse(
         response, suggestion: Suggestions.closest(to: response, among: model.responses.map(\.name)))
     }
-    guard let slot = current.responses.firstIndex(where: { $0.response == r }) else {
-      throw .responseNotAccepted(response: response, step: current.id)
-    }
-    var mismatches: [TransitionSystem.Mismatch] = []
+    let slot = system.responseSlots[step][r]
+    guard slot >= 0 else { throw .responseNotAccepted(response: response, step: current.id) }
     let branch: TransitionSystem.Branch
     let after: [Int]
     do {
-      let matching = try system.matchingBranches(
-        step: step, responseSlot: slot, valuation: valuation, mismatches: &mismatches)
-      guard matching.count == 1, mismatches.isEmpty, let only = matching.first else {
-        throw Failure.notDeterministic(
-          mismatches.first?.place ?? "response '\(response)' at step '\(current.id)'")
+      // The common case (exactly one rule matches in every rule list on the way) without the
+      // bookkeeping; otherwise the full walk says where the model is not deterministic.
+      var only = try system.uniqueBranch(step: step, responseSlot: slot, valuation: valuation)
+      if only == nil {
+        var mismatches: [TransitionSystem.Mismatch] = []
+        let matching = try system.matchingBranches(
+          step: step, responseSlot: slot, valuation: valuation, mismatches: &mismatches)
+        guard matching.count == 1, mismatches.isEmpty, let first = matching.first else {
+          throw Failure.notDeterministic(
+            mismatches.first?.place ?? "response '\(response)' at step '\(current.id)'")
+        }
+        only = first
       }
+      guard let only else { throw Failure.notDeterministic("response '\(response)' at step '\(current.id)'") }
       branch = system.branches[only]
       lastBranch = only
       after = try branch.apply(to: valuation)

@@ -4,6 +4,13 @@ import SignInModel
 public struct SplitMix64: RandomNumberGenerator, Sendable {
   private var state: UInt64
   public init(seed: UInt64) { state = seed }
+  /// The value the `k`-th call of `next()` from now returns (k ≥ 1), without drawing it.
+  public func peek(_ k: UInt64) -> UInt64 {
+    var ahead = SplitMix64(seed: state &+ (k &- 1) &* 0x9E37_79B9_7F4A_7C15)
+    return ahead.next()
+  }
+  /// Moves on as `n` calls of `next()` would.
+  public mutating func skip(_ n: UInt64) { state &+= n &* 0x9E37_79B9_7F4A_7C15 }
   public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state

@@ -92,9 +92,35 @@ public struct TransitionSystem: Sendable {
   public private(set) var branchChecks: [[(invariant: Invariant, condition: Expr)]] = []
   /// The model's own properties (`properties:`), compiled (`PropertyChecks.swift`).
   public private(set) var propertyChecks: [PropertyCheck] = []
+  /// Name lookups for the simulators' hot paths, built once per model: each response's index
+  /// by name; `responseSlots[step][response]`, the slot of that response in the step's list
+  /// (-1: not accepted); each configuration variable's index by name, and per variable the
+  /// value each rendered text stands for.
+  public let responseIndex: [String: Int]
+  public let responseSlots: [[Int]]
+  public let configurationIndex: [String: Int]
+  public let valueOfText: [[String: Int]]
 
   public init(model: SignInModel) {
     self.model = model
+    var responseIndex: [String: Int] = [:]
+    for (r, response) in model.responses.enumerated() where responseIndex[response.name] == nil {
+      responseIndex[response.name] = r
+    }
+    self.responseIndex = responseIndex
+    responseSlots = model.steps.map { step in
+      var slots = [Int](repeating: -1, count: model.responses.count)
+      for (k, stepResponse) in step.responses.enumerated().reversed() { slots[stepResponse.response] = k }
+      return slots
+    }
+    var configurationIndex: [String: Int] = [:]
+    for i in model.configurationIndices.reversed() { configurationIndex[model.variables[i].name] = i }
+    self.configurationIndex = configurationIndex
+    valueOfText = model.variables.map { variable in
+      var values: [String: Int] = [:]
+      for v in variable.domain.values.reversed() { values[variable.domain.render(v)] = v }
+      return values
+    }
     for (s, step) in model.steps.enumerated() {
       var perResponse: [Decision] = []
       if !step.isTerminal {
@@ -171,6 +197,26 @@ public struct TransitionSystem: Sendable {
     var result: [Int] = []
     try walk(decisions[step][k], valuation, &result, &mismatches)
     return result
+  }
+
+  /// The one branch `model.steps[step].responses[k]` takes in `valuation`, or nil when some
+  /// rule list on the way has zero or several matching rules (`matchingBranches` then tells
+  /// where). The same walk without its bookkeeping, for the simulators' hot path.
+  /// - Throws: `UnassignedVariable` when a guard on the way reads an unassigned variable.
+  public func uniqueBranch(step: Int, responseSlot k: Int, valuation: [Int]) throws(UnassignedVariable) -> Int? {
+    var decision = decisions[step][k]
+    while true {
+      var found: Alternative? = nil
+      for alternative in decision.alternatives where try alternative.guardExpr.holds(valuation) {
+        if found != nil { return nil }
+        found = alternative
+      }
+      guard let found else { return nil }
+      switch found.next {
+      case .branch(let b): return b
+      case .decision(let sub): decision = sub
+      }
+    }
   }
 
   private func walk(

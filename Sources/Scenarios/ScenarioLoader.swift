@@ -64,24 +64,13 @@ final class ScenarioFileReader {
   }
 
   func read(models: inout [String: SignInModel]) -> [Scenario] {
-    guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
-      report(nil, "cannot read the scenario file")
-      return []
-    }
+    // The model loader's checks: only a regular file is read; UTF-8, control characters,
+    // aliases and nesting are checked before Yams builds a node (an alias bomb cannot hang it).
     let root: Node?
     do {
-      root = try Yams.compose(yaml: text)
-    } catch let error as YamlError {
-      if case .parser(_, let problem, let mark, _) = error {
-        diagnostics.append(ModelDiagnostic(file: file, line: mark.line, column: mark.column, message: problem))
-      } else if case .scanner(_, let problem, let mark, _) = error {
-        diagnostics.append(ModelDiagnostic(file: file, line: mark.line, column: mark.column, message: problem))
-      } else {
-        report(nil, "YAML syntax error: \(error)")
-      }
-      return []
+      root = try ModelLoader.document(file: file)
     } catch {
-      report(nil, "YAML syntax error: \(error)")
+      diagnostics.append(contentsOf: error.diagnostics)
       return []
     }
     guard let root, let top = mapping(root, "a scenario file") else {

@@ -559,7 +559,10 @@ public actor SignInClient {
   private func redact(_ text: String) -> String {
     var result = text
     for secret in secrets where secret.count >= 3 {
-      result = result.replacingOccurrences(of: secret, with: "[redacted]")
+      // Byte by byte for ASCII text and secrets (the same result); Foundation otherwise.
+      result =
+        UTF8Search.replacing(secret, with: "[redacted]", in: result)
+        ?? result.replacingOccurrences(of: secret, with: "[redacted]")
     }
     return result
   }

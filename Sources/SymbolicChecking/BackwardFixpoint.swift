@@ -89,17 +89,43 @@ struct BackwardFixpoint {
     var current = initial
     var layer = initial
     if earliest, let answer = try badStart(current) { return answer }
+    // With `frontier`, the sets only grow: a second solver keeps "not yet in the set" for each
+    // step as assertions added once per layer (`selector` names the step), so a check costs
+    // one layer, not the whole set (issue 14: on a 200-state chain the sets hold 200 layers).
+    let growth = try Z3Solver(context)
+    let selector = context.intConstant("fixpoint step")
+    func exclude(_ sets: [Z3Term]) {
+      for s in model.steps.indices {
+        growth.assert(context.implies(context.equal(selector, context.int(s)), context.not(sets[s])))
+      }
+    }
+    if frontier {
+      growth.assert(context.and(model.variables.indices.map { encoding.inDomain($0, state[$0]!) }))
+      growth.assert(encoding.validConfiguration(state))
+      exclude(initial)
+    }
     for iteration in 1...maxIterations {
-      let added = model.steps.indices.map { context.simplify(update(frontier ? layer : current, $0)) }
-      solver.push()
-      solver.assert(context.or(model.steps.indices.map { context.and([added[$0], context.not(current[$0])]) }))
-      let grew = try solver.check()
-      solver.pop()
+      let added = model.steps.indices.map { tidy(update(frontier ? layer : current, $0)) }
+      let grew: Z3Result
+      if frontier {
+        growth.push()
+        growth.assert(
+          context.or(model.steps.indices.map { context.and([context.equal(selector, context.int($0)), added[$0]]) }))
+        grew = try growth.check()
+        growth.pop()
+        exclude(added)
+      } else {
+        solver.push()
+        solver.assert(context.or(model.steps.indices.map { context.and([added[$0], context.not(current[$0])]) }))
+        grew = try solver.check()
+        solver.pop()
+      }
       layer = added
       current = frontier ? model.steps.indices.map { context.simplify(context.or([current[$0], added[$0]])) } : added
       switch grew {
       case .satisfiable:
-        if earliest, let answer = try badStart(current) { return answer }
+        // Earlier layers had no bad start, so only the new one can (`earliest` is monotone).
+        if earliest, let answer = try badStart(frontier ? added : current) { return answer }
         continue
       case .unknown(let reason): return .unknown(reason)
       case .unsatisfiable:
@@ -108,6 +134,13 @@ struct BackwardFixpoint {
       }
     }
     return .unknown("no fixpoint after \(maxIterations) iterations")
+  }
+
+  /// `formula` simplified, with each conjunction's equalities `x = numeral` substituted into
+  /// its other parts (`Z3Context.propagatingEqualities`): equivalent, and on a long chain no
+  /// larger than one call's set, where `simplify` alone kept every guard passed (issue 14).
+  func tidy(_ formula: Z3Term) -> Z3Term {
+    context.simplify(context.propagatingEqualities(context.simplify(formula)))
   }
 
   /// Is this state predicate (a condition per step, over the configuration and the flow)

@@ -142,22 +142,28 @@ struct PropertyFixpoint {
     solver.assert(context.and(model.variables.indices.map { encoding.inDomain($0, state[$0]!) }))
     solver.assert(encoding.validConfiguration(state))
     var current = model.steps.map { _ in context.bool(false) }
-    let byStep = Dictionary(grouping: encoding.system.branches.indices) { encoding.system.branches[$0].step }
+    let branches = encoding.system.branches
+    let byStep = Dictionary(grouping: branches.indices) { branches[$0].step }
+    // What does not change between iterations is encoded once (Z3 shares equal terms, so the
+    // formulas are the same as when they were encoded in every iteration).
+    let enabled = branches.map { fixpoint.conditions.enabled($0, state) }
+    let holdsAfter = branches.indices.map { encoding.boolTerm(condition.afterBranch[$0], state) }
+    let flow = flowConstants
+    let postFlow = branches.map { branch in
+      let post = encoding.postFlow(branch, state)
+      return model.flowIndices.map { post[$0]! }
+    }
     for iteration in 1...fixpoint.maxIterations {
       let next = model.steps.indices.map { s -> Z3Term in
         if model.steps[s].isTerminal { return context.bool(false) }
         let indices = byStep[s] ?? []
-        let some = context.or(indices.map { fixpoint.conditions.enabled(encoding.system.branches[$0], state) })
+        let some = context.or(indices.map { enabled[$0] })
         let every = indices.map { b -> Z3Term in
-          let branch = encoding.system.branches[b]
-          var ways = [
-            context.not(fixpoint.conditions.enabled(branch, state)),
-            encoding.boolTerm(condition.afterBranch[b], state),
-          ]
-          if let target = branch.target { ways.append(after(current[target], branch)) }
+          var ways = [context.not(enabled[b]), holdsAfter[b]]
+          if let target = branches[b].target { ways.append(context.substitute(current[target], flow, postFlow[b])) }
           return context.or(ways)
         }
-        return context.simplify(context.and([some] + every))
+        return fixpoint.tidy(context.and([some] + every))
       }
       solver.push()
       solver.assert(context.or(model.steps.indices.map { context.and([next[$0], context.not(current[$0])]) }))

@@ -37,6 +37,9 @@ struct Bench: AsyncParsableCommand {
   @Option(help: "Seed of the deliberate-bug table.")
   var seed: UInt64 = 3
 
+  @Flag(help: "Only the fuzzer table: oracle transitions/s and client sessions/s per core.")
+  var fuzzer = false
+
   func validate() throws {
     for k in factor { try OptionChecks.range(k, 1...64, "--factor") }
   }
@@ -56,6 +59,10 @@ struct Bench: AsyncParsableCommand {
       return
     }
     let models = try modelOptions.loadModels()
+    if fuzzer {
+      await Self.fuzzerTable(models)
+      return
+    }
     let cores = ProcessInfo.processInfo.activeProcessorCount
     print("machine: \(cores) cores; times are wall-clock seconds after the build")
     print()
@@ -97,39 +104,8 @@ struct Bench: AsyncParsableCommand {
               separator: ", "))
       }
     }
-    // The fuzzer: model transitions per second (the oracle alone) and client sessions per second.
     print()
-    print("fuzzer, 1 worker")
-    for model in models {
-      var rng = SplitMix64(seed: 1)
-      let configurations = Fuzzer.sampleConfigurations(model, count: 200, rng: &rng)
-      let system = TransitionSystem(model: model)
-      let (transitions, t) = Self.time { () -> Int in
-        var count = 0
-        for round in 0..<50 {
-          for configuration in configurations {
-            guard var oracle = try? ModelSimulator(system: system, configuration: configuration, recordsTrace: false)
-            else { continue }
-            for _ in 0..<10 {
-              guard let s = oracle.step, !model.steps[s].isTerminal else { break }
-              let responses = model.steps[s].responses
-              let r = responses[(round + count) % responses.count].response
-              guard (try? oracle.respond(model.responses[r].name)) != nil else { break }
-              count += 1
-            }
-          }
-        }
-        return count
-      }
-      let started = DispatchTime.now()
-      let summary = await Fuzzer(executor: CaseExecutor(model: model)).run(
-        seed: 1, indices: Array(0..<20_000), deadline: nil)
-      let ts = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-      print(
-        "  \(model.name): oracle \(String(format: "%.0f", Double(transitions) / t)) transitions/s; "
-          + "client on the simulated pool \(String(format: "%.0f", Double(summary.cases) / ts)) sessions/s, "
-          + "\(String(format: "%.0f", Double(summary.calls) / ts)) calls/s")
-    }
+    await Self.fuzzerTable(models)
     let base = try scale.map { try ModelLoader.load(file: $0) } ?? models[0]
     print()
     print("scaling \(base.name): factor × (steps, configuration variables)")
@@ -150,7 +126,7 @@ struct Bench: AsyncParsableCommand {
     // Issue 14: a long linear chain of states, one call each (`CounterChain`).
     print()
     print("Z3 on a linear chain of N states (CounterChain), every property")
-    for length in [20, 50] {
+    for length in [20, 50, 200] {
       let chain = try CounterChain.model(length: length)
       let (proof, t) = Self.time { SymbolicChecker(model: chain).prove() }
       let verdicts = Set(proof.results.map { "\($0.verdict)".prefix(while: { $0 != "(" }) }).sorted()

@@ -44,6 +44,12 @@ struct Docs: ParsableCommand {
     var read: [DocPage] = []
     var failed = false
     for path in try pageFiles() {
+      // A FIFO or a device would block the read; a directory is no page.
+      if FileManager.default.fileExists(atPath: path), let kind = Replay.nonRegularKind(path) {
+        printError("error: \(path): is \(kind), not a documentation page (a text file)")
+        failed = true
+        continue
+      }
       do { read.append(try PageReader.read(path: path)) } catch {
         printError("\(error)")
         failed = true

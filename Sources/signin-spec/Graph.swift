@@ -59,6 +59,9 @@ struct Graph: ParsableCommand {
     var diagram = FlowDiagram(model: loaded, configuration: configuration, platform: platform)
     if let trace {
       guard FileManager.default.fileExists(atPath: trace) else { throw ValidationError("no such trace file: \(trace)") }
+      if let kind = Replay.nonRegularKind(trace) {
+        throw ValidationError("--trace: \(trace) is \(kind); give a counterexample file (.json)")
+      }
       let path: [FlowDiagram.PathStep]
       do { path = try TracePath.read(file: trace, model: loaded) } catch { throw ValidationError(error.description) }
       for missing in diagram.highlight(path) {

@@ -31,4 +31,18 @@ struct LongChainTests {
     }
     #expect(c.length == 52)
   }
+
+  @Test("a 200-state chain: done reachable, terminates and noFactorSkipped proven, as the explicit engine says")
+  func longerChain() throws {
+    let model = try CounterChain.model(length: 200)
+    let explicit = ExplicitChecker(model: model, jobs: 1).check()
+    let invariants: [Invariant] = [.doneReachable, .terminates, .noFactorSkipped]
+    let proof = SymbolicChecker(model: model).prove(invariants: invariants)
+    for invariant in invariants {
+      let e = explicit.results.first { $0.invariant == invariant }?.verdict
+      let s = proof.results.first { $0.invariant == invariant }?.verdict
+      #expect(s == .proven, "\(invariant): Z3 \(String(describing: s))")
+      #expect(e.map(EngineAgreementTests.kind) == s.map(EngineAgreementTests.kind))
+    }
+  }
 }

@@ -13,6 +13,17 @@ struct ProveTraceTests {
   static let broken: [(String, String, String, String, Invariant)] =
     (EngineAgreementTests.handWritten + FactPropertyTests.broken).filter { $0.4 != .stepsReachable }
 
+  /// The cases whose Z3 trace is shortest over all configurations: not `doneReachable`, nor a
+  /// model's `eventually` or `leadsTo` property. Z3 decides those by a backward fixpoint that
+  /// gives any one configuration of the violating region, and the replayed trace is the shortest
+  /// for that configuration only (README, "Modelling choices and known limits").
+  static let shortestOverAll: [Int] = broken.indices.filter { index in
+    let invariant = broken[index].4
+    guard invariant != .doneReachable, let model = try? load(index) else { return false }
+    let kind = model.properties.first { $0.name == invariant.rawValue }?.kind
+    return kind != .eventually && kind != .leadsTo
+  }
+
   static func load(_ index: Int) throws -> SignInModel {
     let (name, file, old, new, _) = broken[index]
     let text = try String(contentsOfFile: file, encoding: .utf8)
@@ -22,7 +33,7 @@ struct ProveTraceTests {
 
   @Test(
     "on each hand-written broken model, prove's trace is as long as the explicit engine's shortest",
-    arguments: broken.indices)
+    arguments: shortestOverAll)
   func shortest(index: Int) throws {
     let (name, _, _, _, invariant) = Self.broken[index]
     let model = try Self.load(index)
@@ -39,6 +50,13 @@ struct ProveTraceTests {
     #expect(
       found.length == expected.length,
       "\(name): Z3's trace has \(found.length) calls, the explicit engine's \(expected.length)")
+  }
+
+  @Test("the shortest-trace cases are most of the broken models, and every safety kind among them")
+  func shortestCasesCoverSafety() {
+    #expect(
+      Self.shortestOverAll.count >= Self.broken.count / 2, "\(Self.shortestOverAll.count) of \(Self.broken.count)")
+    #expect(Self.shortestOverAll.contains { Self.broken[$0].4 == .terminates })
   }
 
   @Test(

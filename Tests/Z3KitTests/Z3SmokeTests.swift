@@ -43,3 +43,43 @@ struct Z3SmokeTests {
     #expect(try fresh.check() == .satisfiable)
   }
 }
+
+/// `propagatingEqualities`, which keeps the backward fixpoint's sets small on long chains.
+@Suite("Equalities propagated within conjunctions")
+struct EqualityPropagationTests {
+  /// `n = c` beside the k bounds a chain of k guarded calls leaves: `n < 50, n < 49, …`.
+  static func chainLayer(_ context: Z3Context, k: Int) -> Z3Term {
+    let n = context.intConstant("n")
+    let bounds = (0..<k).flatMap { i in
+      [context.less(n, context.int(50 - i)), context.lessOrEqual(context.int(-1000 - i), n)]
+    }
+    return context.and(bounds + [context.equal(n, context.int(50 - k))])
+  }
+
+  @Test("the bounds an equality implies disappear, whatever the chain's length")
+  func collapses() throws {
+    let context = try Z3Context()
+    for k in [1, 10, 200] {
+      let tidy = context.simplify(context.propagatingEqualities(context.simplify(Self.chainLayer(context, k: k))))
+      // Z3 writes a negative numeral as a negation: (- 150).
+      let c = 50 - k
+      #expect(tidy.description == "(= n \(c < 0 ? "(- \(-c))" : "\(c)"))")
+    }
+  }
+
+  @Test("the result is equivalent: Z3 finds no valuation where they differ, under an or and a not")
+  func equivalent() throws {
+    let context = try Z3Context()
+    let n = context.intConstant("n")
+    let m = context.intConstant("m")
+    let formula = context.or([
+      Self.chainLayer(context, k: 5),
+      context.not(
+        context.and([context.equal(m, context.int(3)), context.less(m, n), context.equal(n, context.int(2))])),
+      context.and([context.equal(n, context.int(1)), context.equal(n, context.int(2))]),
+    ])
+    let solver = try Z3Solver(context)
+    solver.assert(context.not(context.equal(formula, context.propagatingEqualities(formula))))
+    #expect(try solver.check() == .unsatisfiable)
+  }
+}

@@ -17,6 +17,25 @@ public enum ModelLoader {
 
   /// Loads a model from a file's bytes: they must be UTF-8 (the first bad byte is located).
   public static func load(bytes data: [UInt8], file path: String) throws(ModelLoadError) -> SignInModel {
+    return try load(yaml: utf8Text(data, file: path), file: path)
+  }
+
+  /// The YAML document in the file at `path`, read with every check a model file gets (a regular
+  /// file of at most `ModelLimits.maxFileBytes`, UTF-8, no control characters, not empty, aliases,
+  /// depth and expanded size bounded before Yams builds a node): for other YAML files the tool
+  /// reads, such as scenario files. Every error names the file, and the line where there is one.
+  public static func document(file path: String) throws(ModelLoadError) -> Node {
+    let data: [UInt8]
+    switch ModelFileReader.read(path) {
+    case .success(let bytes): data = bytes
+    case .failure(let problem):
+      throw ModelLoadError(diagnostics: [ModelDiagnostic(file: path, line: 0, message: problem.message)])
+    }
+    return try document(yaml: utf8Text(data, file: path), file: path)
+  }
+
+  /// A file's bytes as text, or an error at the first byte that is not UTF-8 (file:line:column).
+  static func utf8Text(_ data: [UInt8], file path: String) throws(ModelLoadError) -> String {
     if let bad = SourceTextCheck.firstInvalidUTF8(data) {
       let hex = String(bad.byte, radix: 16, uppercase: true)
       throw ModelLoadError(diagnostics: [
@@ -25,11 +44,23 @@ public enum ModelLoader {
           message: "the file is not UTF-8 text: byte 0x\(hex) at byte column \(bad.column) is not valid UTF-8")
       ])
     }
-    return try load(yaml: String(decoding: data, as: UTF8.self), file: path)
+    return String(decoding: data, as: UTF8.self)
   }
 
   /// Loads a model from `yaml`; `file` is used in diagnostics and recorded in the model.
   public static func load(yaml: String, file: String) throws(ModelLoadError) -> SignInModel {
+    let root = try document(yaml: yaml, file: file)
+    let builder = ModelBuilder(file: file, hash: fnv1a64Hex(Array(yaml.utf8)))
+    builder.source = SourceLocator(yaml)
+    guard let model = builder.build(root), builder.diagnostics.isEmpty else {
+      throw ModelLoadError(diagnostics: rootDiagnostics(builder.diagnostics, file: file))
+    }
+    return model
+  }
+
+  /// The YAML document in `yaml`, after the checks on size, control characters, emptiness and
+  /// aliases, depth and expanded size (on libyaml's events, before Yams builds or hashes a node).
+  static func document(yaml: String, file: String) throws(ModelLoadError) -> Node {
     func fail(_ line: Int, _ column: Int, _ message: String) -> ModelLoadError {
       ModelLoadError(diagnostics: [ModelDiagnostic(file: file, line: line, column: column, message: message)])
     }
@@ -53,12 +84,7 @@ public enum ModelLoader {
       throw fail(1, 0, "YAML syntax error: \(error)")
     }
     guard let root else { throw fail(1, 0, "the file is empty (only comments)") }
-    let builder = ModelBuilder(file: file, hash: fnv1a64Hex(Array(yaml.utf8)))
-    builder.source = SourceLocator(yaml)
-    guard let model = builder.build(root), builder.diagnostics.isEmpty else {
-      throw ModelLoadError(diagnostics: rootDiagnostics(builder.diagnostics, file: file))
-    }
-    return model
+    return root
   }
 
   /// Sorted by place, one per line and column, at most `ModelLimits.maxDiagnostics` (then a count).

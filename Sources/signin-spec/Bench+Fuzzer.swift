@@ -1,0 +1,66 @@
+import Dispatch
+import Foundation
+import Fuzzing
+import ModelChecking
+import SignInModel
+
+extension Bench {
+  /// The figures before the speed work (issue 12 item 7), all on this 2-core AMD EPYC under
+  /// other engineers' load: `bench` at 9ce3b31 (wall-clock seconds, README of that commit)
+  /// and `fuzz --seed 1 --runs 20000 --jobs 1` at 47cb7ad (CPU seconds, 2026 model only).
+  static let previous: [String: String] = [
+    "amplify-signin-2023": "9ce3b31: 230527 transitions/s, 2976 sessions/s (wall)",
+    "amplify-signin-2024": "9ce3b31: 323575 transitions/s, 3340 sessions/s (wall)",
+    "amplify-signin-2026": "9ce3b31: 204213 transitions/s, 2755 sessions/s (wall); 47cb7ad: 328 sessions/s (CPU)",
+  ]
+
+  /// CPU seconds this process has used (all threads).
+  static func cpuSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
+
+  /// The fuzzer, one worker: model transitions per CPU second (the oracle alone: a
+  /// `ModelSimulator` per configuration, responses in turn) and client sessions per CPU
+  /// second (`Fuzzer.run` over 20,000 cases: generation, the client on the simulated pool,
+  /// the full comparison), beside the previous figures. CPU time, so other load on the
+  /// machine changes the figures less than wall-clock time would.
+  static func fuzzerTable(_ models: [SignInModel]) async {
+    print("fuzzer, 1 worker, per CPU second (goals: 1,000,000 transitions/s, 50,000 sessions/s)")
+    print("model                        transitions/s  sessions/s  calls/s    wall s  before")
+    for model in models {
+      var rng = SplitMix64(seed: 1)
+      let configurations = Fuzzer.sampleConfigurations(model, count: 200, rng: &rng)
+      let system = TransitionSystem(model: model)
+      let oracleStart = cpuSeconds()
+      var transitions = 0
+      for round in 0..<50 {
+        for configuration in configurations {
+          guard var oracle = try? ModelSimulator(system: system, configuration: configuration, recordsTrace: false)
+          else { continue }
+          for _ in 0..<10 {
+            guard let s = oracle.step, !model.steps[s].isTerminal else { break }
+            let responses = model.steps[s].responses
+            let r = responses[(round + transitions) % responses.count].response
+            guard (try? oracle.respond(model.responses[r].name)) != nil else { break }
+            transitions += 1
+          }
+        }
+      }
+      let oracleSeconds = cpuSeconds() - oracleStart
+      let started = DispatchTime.now()
+      let sessionStart = cpuSeconds()
+      let summary = await Fuzzer(executor: CaseExecutor(model: model)).run(
+        seed: 1, indices: Array(0..<20_000), deadline: nil)
+      let sessionSeconds = cpuSeconds() - sessionStart
+      let wall = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+      print(
+        model.name.padding(toLength: 29, withPad: " ", startingAt: 0)
+          + String(
+            format: "%-14.0f %-11.0f %-10.0f %-7.1f ", Double(transitions) / max(oracleSeconds, 1e-9),
+            Double(summary.cases) / max(sessionSeconds, 1e-9), Double(summary.calls) / max(sessionSeconds, 1e-9), wall)
+          + (previous[model.name] ?? "not measured"))
+    }
+  }
+}
