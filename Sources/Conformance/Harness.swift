@@ -96,7 +96,7 @@ package struct Harness: Sendable {
     package let configuration: [String: String]
     package fileprivate(set) var oracle: ModelSimulator
     /// The model's state at the start (what a new flow starts from).
-    let fresh: ModelSimulator
+    package let fresh: ModelSimulator
     let pool: SimulatedUserPool
     let client: SignInClient
     /// Whether the model's flow is over (a restart or a terminal step).
@@ -178,6 +178,28 @@ package struct Harness: Sendable {
     guard let name = ResponseName(rawValue: response) else { return true }
     if ResponseName.unsupported.contains(name) { return false }
     return !(StepID.localSelections.contains(stepID) && name.isFault)
+  }
+
+  /// Whether the harness can give `response` in the model's state `oracle`: `supports(_:at:)`,
+  /// and `setupFault` only where the answer the harness sends leads to the TOTP setup (elsewhere
+  /// no AssociateSoftwareToken follows the answer, so the fault cannot happen).
+  package func supports(_ response: String, in oracle: ModelSimulator) -> Bool {
+    guard let s = oracle.step, supports(response, at: model.steps[s].id) else { return false }
+    return response != ResponseName.setupFault.rawValue || answerLeadsToSetup(oracle)
+  }
+
+  /// Whether the answer the harness sends for a fault at the current step leads to a step
+  /// that carries the TOTP secret (the client then calls AssociateSoftwareToken).
+  package func answerLeadsToSetup(_ oracle: ModelSimulator) -> Bool {
+    guard let s = oracle.step else { return false }
+    let accepted = Set(model.steps[s].responses.map { model.responses[$0.response].name })
+    let answers: [ResponseName] = [.correctPassword, .goodNewPassword, .correctAnswer, .validEmail, .correctCode]
+    guard let answer = answers.first(where: { accepted.contains($0.rawValue) }) else { return false }
+    var probe = oracle
+    guard case .step(let id)? = try? probe.respond(answer.rawValue), let t = model.stepIndex(named: id) else {
+      return false
+    }
+    return model.steps[t].facts.carries.contains(.sharedSecret)
   }
 
   /// A new session for `configuration`, or nil when the model refuses the configuration or

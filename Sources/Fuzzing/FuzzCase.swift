@@ -133,6 +133,12 @@ package struct CaseExecutor: Sendable {
         execution.valid = false
         return execution
       }
+      // A setup fault only where the answer leads to the TOTP setup (the model's state before the call).
+      let before = run.flowEnded || unknownEnded || call.function == .signIn ? run.fresh : run.oracle
+      if stepID != nil, !harness.supports(call.response, in: before) {
+        execution.valid = false
+        return execution
+      }
       let harnessCall = call.harnessCall
       let record: Harness.Record
       do {

@@ -67,7 +67,7 @@ extension Fuzzer {
           let step = model.steps[s]
           for slot in step.responses {
             let name = model.responses[slot.response].name
-            guard executor.harness.supports(name, at: step.id) else { continue }
+            guard executor.harness.supports(name, in: base) else { continue }
             var after = base
             guard let outcome = try? after.respond(name) else { continue }
             let label = CaseExecutor.transitionOutcome(outcome)

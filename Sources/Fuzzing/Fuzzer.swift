@@ -241,10 +241,8 @@ package struct Fuzzer: Sendable {
       let step = model.steps[s]
       let atLimit = counter.map { oracle.valuation[$0] == limit - 1 } ?? false
       let choices = step.responses.map { model.responses[$0.response].name }.filter { c in
-        guard harness.supports(c, at: step.id) else { return false }
-        if c == ResponseName.setupFault.rawValue && !(secondRequestFaults && answerLeadsToSetup(oracle)) {
-          return false
-        }
+        guard harness.supports(c, in: oracle) else { return false }
+        if c == ResponseName.setupFault.rawValue && !secondRequestFaults { return false }
         var probe = oracle
         guard let outcome = try? probe.respond(c) else { return false }
         // The limit-th failed attempt ends the flow on the pool only for answers it counts.
@@ -306,20 +304,6 @@ package struct Fuzzer: Sendable {
       calls.append(call)
     }
     return FuzzCase(configuration: configuration, calls: calls)
-  }
-
-  /// Whether the answer the harness sends for a fault at the current step leads to a step
-  /// that carries the TOTP secret (the client then calls AssociateSoftwareToken).
-  func answerLeadsToSetup(_ oracle: ModelSimulator) -> Bool {
-    guard let s = oracle.step else { return false }
-    let accepted = Set(model.steps[s].responses.map { model.responses[$0.response].name })
-    let answers: [ResponseName] = [.correctPassword, .goodNewPassword, .correctAnswer, .validEmail, .correctCode]
-    guard let answer = answers.first(where: { accepted.contains($0.rawValue) }) else { return false }
-    var probe = oracle
-    guard case .step(let id)? = try? probe.respond(answer.rawValue), let t = model.stepIndex(named: id) else {
-      return false
-    }
-    return model.steps[t].facts.carries.contains(.sharedSecret)
   }
 
   // MARK: - Shrinking
