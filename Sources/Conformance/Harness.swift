@@ -180,11 +180,13 @@ package struct Harness: Sendable {
     return !(StepID.localSelections.contains(stepID) && name.isFault)
   }
 
-  /// Whether the harness can give `response` in the model's state `oracle`: `supports(_:at:)`,
-  /// and `setupFault` only where the answer the harness sends leads to the TOTP setup (elsewhere
-  /// no AssociateSoftwareToken follows the answer, so the fault cannot happen).
+  /// Whether the harness can give `response` in the model's state `oracle`: the step accepts it,
+  /// `supports(_:at:)`, and `setupFault` only where the answer the harness sends leads to the TOTP
+  /// setup (elsewhere no AssociateSoftwareToken follows the answer, so the fault cannot happen).
   package func supports(_ response: String, in oracle: ModelSimulator) -> Bool {
-    guard let s = oracle.step, supports(response, at: model.steps[s].id) else { return false }
+    guard let s = oracle.step, supports(response, at: model.steps[s].id),
+      model.steps[s].responses.contains(where: { model.responses[$0.response].name == response })
+    else { return false }
     return response != ResponseName.setupFault.rawValue || answerLeadsToSetup(oracle)
   }
 

@@ -133,7 +133,10 @@ package struct CaseExecutor: Sendable {
         execution.valid = false
         return execution
       }
-      // A setup fault only where the answer leads to the TOTP setup (the model's state before the call).
+      // The response must fit the step it is given at (after a signOut or a restart, the new flow's
+      // first step), also where the case stops before it on a broken client (so the shrinker
+      // never saves a case the reference client cannot replay), and a setup fault only where
+      // the answer leads to the TOTP setup.
       let before = run.flowEnded || unknownEnded || call.function == .signIn ? run.fresh : run.oracle
       if stepID != nil, !harness.supports(call.response, in: before) {
         execution.valid = false

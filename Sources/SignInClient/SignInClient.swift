@@ -168,14 +168,16 @@ public actor SignInClient {
       let mine = generation
       return try await run(username: username) { () throws(AuthError) -> JSONObject in
         // VerifySoftwareToken used up the setup session: when the MFA_SETUP answer after it
-        // failed, the retry sends that answer again with the session it returned.
-        if let verified = self.verifiedSetup, verified.generation == mine {
-          return try await self.respond("MFA_SETUP", session: verified.session, ["USERNAME": username])
-        }
+        // failed, the retry verifies the code the user typed now with the session it returned,
+        // so a retry never signs in on a code nobody checked (a CHOICE: the reference does not
+        // say what Swift's resolvingTOTPSetup(.error) sends; the model keeps the step and checks
+        // the next code).
+        let verifiedSession = self.verifiedSetup.flatMap { $0.generation == mine ? $0.session : nil }
         let verified = try await self.call(
           "VerifySoftwareToken",
           [
-            "Session": challenge.setupSession.map { .string($0) } ?? .null, "UserCode": .string(challengeResponse),
+            "Session": (verifiedSession ?? challenge.setupSession).map { .string($0) } ?? .null,
+            "UserCode": .string(challengeResponse),
           ])
         guard verified["Status"]?.string == "SUCCESS", let session = verified["Session"]?.string else {
           throw AuthError.codeMismatch

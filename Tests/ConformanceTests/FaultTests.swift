@@ -101,10 +101,36 @@ struct FaultTests {
     }
     let fault = try await harness.perform(Harness.Call(response: "networkFault", faultRequest: 1), on: &run)
     #expect(fault.disagreement == nil, "\(fault.disagreement?.description ?? "")")
-    // The retry sends only the MFA_SETUP answer (VerifySoftwareToken used up the setup session).
+    // The retry verifies its code again with the session VerifySoftwareToken returned.
     let again = try await harness.perform(
       Harness.Call(response: "serviceError", error: "InternalErrorException"), on: &run)
     #expect(again.disagreement == nil, "\(again.disagreement?.description ?? "")")
+    let retry = try await harness.perform(Harness.Call(response: "correctCode"), on: &run)
+    #expect(retry.expected == .step("done"))
+    #expect(retry.disagreement == nil, "\(retry.disagreement?.description ?? "")")
+  }
+
+  @Test(
+    "after a fault on RespondToAuthChallenge at the TOTP setup, a bad code on the retry is an error, never a sign-in",
+    arguments: ["wrongCode", "malformedCode", "expiredCode"])
+  func badCodeAfterVerify(code: String) async throws {
+    let harness = Harness(model: try Self.model.get())
+    let totpRequired = ["pool.authFlow": "userPassword", "pool.mfa": "required", "pool.totp": "true"]
+    var run = try #require(harness.start(try Self.configuration(totpRequired)))
+    let setup = try await harness.perform(Harness.Call(response: "correctPassword"), on: &run)
+    guard case .step("continueSignInWithTOTPSetup") = setup.expected else {
+      Issue.record("the password leads to \(setup.expected)")
+      return
+    }
+    let fault = try await harness.perform(
+      Harness.Call(response: "serviceError", faultRequest: 1, error: "LimitExceededException"), on: &run)
+    #expect(fault.disagreement == nil, "\(fault.disagreement?.description ?? "")")
+    let bad = try await harness.perform(Harness.Call(response: code), on: &run)
+    guard case .error(_, stays: "continueSignInWithTOTPSetup") = bad.expected else {
+      Issue.record("the model expects \(bad.expected) for \(code)")
+      return
+    }
+    #expect(bad.disagreement == nil, "\(bad.disagreement?.description ?? "")")
     let retry = try await harness.perform(Harness.Call(response: "correctCode"), on: &run)
     #expect(retry.expected == .step("done"))
     #expect(retry.disagreement == nil, "\(retry.disagreement?.description ?? "")")
