@@ -6,7 +6,7 @@ BUILD_FLAGS ?= -c release
 BIN = .build/release/signin-spec
 JUNIT ?= .build/verify.junit.xml
 
-.PHONY: verify test bench build deps moto clean graphs graphviz ci-tools lint-ci format format-check fuzz-loader
+.PHONY: corpus verify test bench build deps moto clean graphs graphviz ci-tools lint-ci format format-check fuzz-loader
 
 MODELS = $(wildcard models/*.yaml)
 DEBUG_BIN = .build/debug/signin-spec
@@ -117,6 +117,27 @@ bench: build
 	  $(BIN) lint models/2026-all-platforms.yaml > /dev/null
 	@/usr/bin/time -f "prove, the 13 built-in invariants only: %e s wall, %U s user, %S s sys" $(BIN) prove \
 	  $(foreach i,$(BUILTIN_INVARIANTS),--invariant $(i)) > /dev/null
+
+## Regenerate counterexamples/ after a change of the models or the oracle: every deliberate bug
+## on every shipped model, seed 3, each failure shrunk and saved once per root cause; then replay
+## them on the reference client (every case must pass). `CORPUS_RUNS` cases per bug and model.
+## The bug list is DeliberateBug.allCases (a test checks that the two agree).
+DELIBERATE_BUGS = wrongStepMapping sessionNotRefreshed retryRefusedAfterWrongCode \
+  noRestartAfterFailAuthentication offersUnusableType stuckOnUnknownChallenge wrongDeliveryMedium \
+  wrongMaskedDestination droppedChallengeParameters truncatedTOTPSecret signedInOnChallenge \
+  userKeptAfterSignOut wrongErrorType secretInErrorText lockoutOneEarly staleSessionAfterRestart \
+  staleChallengeAfterFailedSignIn networkFaultEndsFlow mfaSelectionDropsEmail firstFactorOffersWebAuthn \
+  emailCodeAsSMSStep setupFaultKeepsStep serviceErrorEndsFlow
+CORPUS_RUNS ?= 2000
+corpus: build
+	rm -f counterexamples/*.json
+	@for bug in $(DELIBERATE_BUGS); do for m in models/*.yaml; do \
+	  $(BIN) fuzz --model "$$m" --client "$$bug" --runs $(CORPUS_RUNS) --seed 3 --jobs 1 --corpus counterexamples \
+	    > .build/corpus.log 2>&1; rc=$$?; \
+	  if [ $$rc -gt 1 ]; then cat .build/corpus.log; exit $$rc; fi; \
+	  echo "$$bug on $$m: $$(grep -c 'saved as counterexamples' .build/corpus.log) saved"; \
+	done; done
+	$(BIN) replay counterexamples
 
 ## The loader's long fuzz run: 100,000 mutated models in process, a sample through the binary.
 fuzz-loader: build

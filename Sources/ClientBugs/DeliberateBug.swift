@@ -48,6 +48,11 @@ package enum DeliberateBug: String, Sendable, CaseIterable {
   case firstFactorOffersWebAuthn
   /// The email MFA code step is reported as the SMS code step.
   case emailCodeAsSMSStep
+  /// A fault on AssociateSoftwareToken, after Cognito took the answer, leaves the client on
+  /// the step whose session Cognito used up (the second request of a call).
+  case setupFaultKeepsStep
+  /// A Cognito error the client has no step for (TooManyRequestsException, a 5xx, …) ends the flow.
+  case serviceErrorEndsFlow
 
   /// The fewest calls that show the bug (the shrinker must come within one of it).
   package var shortest: Int {
@@ -57,7 +62,8 @@ package enum DeliberateBug: String, Sendable, CaseIterable {
       .mfaSelectionDropsEmail, .firstFactorOffersWebAuthn, .emailCodeAsSMSStep:
       return 1
     case .retryRefusedAfterWrongCode, .noRestartAfterFailAuthentication, .stuckOnUnknownChallenge,
-      .userKeptAfterSignOut, .staleChallengeAfterFailedSignIn, .networkFaultEndsFlow:
+      .userKeptAfterSignOut, .staleChallengeAfterFailedSignIn, .networkFaultEndsFlow, .setupFaultKeepsStep,
+      .serviceErrorEndsFlow:
       return 2
     case .sessionNotRefreshed, .staleSessionAfterRestart: return 3
     case .lockoutOneEarly: return 5
@@ -75,6 +81,8 @@ package enum DeliberateBug: String, Sendable, CaseIterable {
       if bugs.contains(.noRestartAfterFailAuthentication), case .notAuthorized = error, onChallenge { return true }
       if bugs.contains(.stuckOnUnknownChallenge), case .unknownChallenge = error, onChallenge { return true }
       if bugs.contains(.networkFaultEndsFlow), case .network = error { return false }
+      if bugs.contains(.serviceErrorEndsFlow), case .service = error { return false }
+      if bugs.contains(.serviceErrorEndsFlow), case .invalidServiceResponse = error { return false }
       return reference
     }
     hooks.presentedStep = { name, parameters, reference in presented(bugs, name, parameters, reference) }
@@ -102,6 +110,12 @@ package enum DeliberateBug: String, Sendable, CaseIterable {
     hooks.endsFlowAfterFailures = { count in bugs.contains(.lockoutOneEarly) && count >= 4 }
     hooks.keepsFlowOnFailedSignIn = { _ in bugs.contains(.staleChallengeAfterFailedSignIn) }
     hooks.keepsUserOnSignOut = bugs.contains(.userKeptAfterSignOut)
+    // Errors once Cognito took the answer: a failed AssociateSoftwareToken, an unknown challenge.
+    hooks.staysAfterTakenAnswer = { error in
+      if bugs.contains(.setupFaultKeepsStep), case .network = error { return true }
+      if bugs.contains(.stuckOnUnknownChallenge), case .unknownChallenge = error { return true }
+      return false
+    }
     return hooks
   }
 

@@ -115,7 +115,7 @@ package struct ConformanceRunner: Sendable {
       guard let stepIndex = run.oracle.step, !model.steps[stepIndex].isTerminal else { return nil }
       let step = model.steps[stepIndex]
       let choices = step.responses.map { model.responses[$0.response].name }
-        .filter { harness.supports($0, at: step.id) }
+        .filter { harness.supports($0, in: run.oracle) }
       if choices.isEmpty { return nil }
       // Prefer responses that do not fail once the failure budget is spent.
       var response = choices[Int(rng.next() % UInt64(choices.count))]

@@ -12,6 +12,16 @@ package enum ErrorType {
       || (name == "EnableSoftwareTokenMFAException" && expected == "AuthError.service.softwareTokenMFANotEnabled")
   }
 
+  /// The exception name a model gives for "the exception Cognito sent, by its type" (the
+  /// `serviceError` rules): the harness compares it with the error it made the pool send.
+  package static let passedThrough = "ServiceError"
+
+  /// The exception a client reports for a `serviceError`: the documented error's type, or
+  /// `SignInError.invalidServiceResponse` for a 5xx without an error body or an unreadable body.
+  package static func passedThrough(_ documentedError: String?) -> String {
+    documentedError ?? name(of: .invalidServiceResponse(""))
+  }
+
   /// The client's error as the models name it.
   package static func name(of error: AuthError) -> String {
     switch error {

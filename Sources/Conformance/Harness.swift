@@ -60,18 +60,22 @@ package struct Harness: Sendable {
     package var function: Function?
     /// For `networkFault`: which backend request of the call fails (0: the first).
     package var faultRequest: Int
-    /// For `networkFault`: how it fails.
+    /// For `networkFault` and `setupFault`: how it fails (transport or timeout); for
+    /// `serviceError` without `error`: a 5xx or an unreadable body.
     package var fault: SimulatedFault
+    /// For `serviceError`: the documented Cognito error the pool answers (nil: `fault`).
+    package var error: String?
 
     package init(
       response: String, unknownChallenge: Bool = false, function: Function? = nil, faultRequest: Int = 0,
-      fault: SimulatedFault = .transport
+      fault: SimulatedFault = .transport, error: String? = nil
     ) {
       self.response = response
       self.unknownChallenge = unknownChallenge
       self.function = function
       self.faultRequest = faultRequest
       self.fault = fault
+      self.error = error
     }
   }
 
@@ -92,7 +96,7 @@ package struct Harness: Sendable {
     package let configuration: [String: String]
     package fileprivate(set) var oracle: ModelSimulator
     /// The model's state at the start (what a new flow starts from).
-    let fresh: ModelSimulator
+    package let fresh: ModelSimulator
     let pool: SimulatedUserPool
     let client: SignInClient
     /// Whether the model's flow is over (a restart or a terminal step).
@@ -176,6 +180,30 @@ package struct Harness: Sendable {
     return !(StepID.localSelections.contains(stepID) && name.isFault)
   }
 
+  /// Whether the harness can give `response` in the model's state `oracle`: the step accepts it,
+  /// `supports(_:at:)`, and `setupFault` only where the answer the harness sends leads to the TOTP
+  /// setup (elsewhere no AssociateSoftwareToken follows the answer, so the fault cannot happen).
+  package func supports(_ response: String, in oracle: ModelSimulator) -> Bool {
+    guard let s = oracle.step, supports(response, at: model.steps[s].id),
+      model.steps[s].responses.contains(where: { model.responses[$0.response].name == response })
+    else { return false }
+    return response != ResponseName.setupFault.rawValue || answerLeadsToSetup(oracle)
+  }
+
+  /// Whether the answer the harness sends for a fault at the current step leads to a step
+  /// that carries the TOTP secret (the client then calls AssociateSoftwareToken).
+  package func answerLeadsToSetup(_ oracle: ModelSimulator) -> Bool {
+    guard let s = oracle.step else { return false }
+    let accepted = Set(model.steps[s].responses.map { model.responses[$0.response].name })
+    let answers: [ResponseName] = [.correctPassword, .goodNewPassword, .correctAnswer, .validEmail, .correctCode]
+    guard let answer = answers.first(where: { accepted.contains($0.rawValue) }) else { return false }
+    var probe = oracle
+    guard case .step(let id)? = try? probe.respond(answer.rawValue), let t = model.stepIndex(named: id) else {
+      return false
+    }
+    return model.steps[t].facts.carries.contains(.sharedSecret)
+  }
+
   /// A new session for `configuration`, or nil when the model refuses the configuration or
   /// the harness does not cover it.
   package func start(_ configuration: [String: String], recordsTrace: Bool = false) -> Run? {
@@ -232,7 +260,19 @@ package struct Harness: Sendable {
       await run.pool.injectUnknownChallenge()
     }
     let response = ResponseName(rawValue: call.response)
-    if response == .networkFault { await run.pool.injectFault(call.fault, onRequest: call.faultRequest) }
+    let faultRequest = response == .setupFault ? max(1, call.faultRequest) : call.faultRequest
+    switch response {
+    case .networkFault, .setupFault:
+      await run.pool.injectFault(call.fault.isServiceAnswer ? .transport : call.fault, onRequest: faultRequest)
+    case .serviceError:
+      if let error = call.error {
+        await run.pool.injectError(error, onRequest: faultRequest)
+      } else {
+        await run.pool.injectFault(call.fault.isServiceAnswer ? call.fault : .serverError, onRequest: faultRequest)
+      }
+      if expectedException == ErrorType.passedThrough { expectedException = ErrorType.passedThrough(call.error) }
+    default: break
+    }
     if response == .expiredSession { await run.pool.expireSessions() }
     if response == .statusResetRequired { await run.pool.changeStatus(to: "resetRequired") }
     if response == .statusUnconfirmed { await run.pool.changeStatus(to: "unconfirmed") }
@@ -252,7 +292,11 @@ package struct Harness: Sendable {
     } catch {
       outcome = .threw(error, now: await run.client.currentStep)
     }
-    if response == .networkFault, !(await run.pool.faultFired) { throw .faultNotReached(request: call.faultRequest) }
+    if response == .networkFault || response == .serviceError || response == .setupFault,
+      !(await run.pool.faultFired)
+    {
+      throw .faultNotReached(request: faultRequest)
+    }
     let observation = Observation(outcome, isSignedIn: await run.client.isSignedIn)
     let expectation = Expectation(
       outcome: expected, exception: expectedException, offered: call.unknownChallenge ? [] : run.oracle.offered,
@@ -313,7 +357,7 @@ package struct Harness: Sendable {
     case .failingAnswer: return "fail"
     case .correctPassword: return SimulatedUserPool.password
     case .wrongPassword: return Self.wrongPassword
-    case .networkFault, .expiredSession, .statusResetRequired, .statusUnconfirmed,
+    case .networkFault, .expiredSession, .statusResetRequired, .statusUnconfirmed, .serviceError, .setupFault,
       .selectPASSWORD_SRP, .selectWEB_AUTHN, nil:
       // A fault: the answer that would otherwise succeed.
       switch step {

@@ -10,11 +10,15 @@ package enum ResponseName: String, Sendable, CaseIterable {
   case goodNewPassword, badNewPassword
   case correctAnswer, wrongAnswer, failingAnswer
   case networkFault, expiredSession
+  /// Issue 12: a documented error no other class names, a 5xx, an unreadable body; and a fault
+  /// on the request that prepares the next step once Cognito took the answer.
+  case serviceError, setupFault
   case malformedCode, expiredCode, statusResetRequired, statusUnconfirmed
 
   /// Faults the harness injects into the pool before the call rather than answers it sends.
   package var isFault: Bool {
-    [.networkFault, .expiredSession, .statusResetRequired, .statusUnconfirmed].contains(self)
+    [.networkFault, .expiredSession, .statusResetRequired, .statusUnconfirmed, .serviceError, .setupFault].contains(
+      self)
   }
 
   /// Answers the client sends to Cognito, which counts them as failed attempts (the pool's

@@ -14,22 +14,25 @@ package struct FuzzCall: Codable, Sendable, Equatable, Hashable {
   package var function: Harness.Function?
   package var faultRequest: Int?
   package var fault: SimulatedFault?
+  /// For `serviceError`: the documented Cognito error the pool answers (nil: `fault`).
+  package var error: String?
 
   package init(
     response: String, unknownChallenge: Bool = false, function: Harness.Function? = nil, faultRequest: Int? = nil,
-    fault: SimulatedFault? = nil
+    fault: SimulatedFault? = nil, error: String? = nil
   ) {
     self.response = response
     self.unknownChallenge = unknownChallenge
     self.function = function
     self.faultRequest = faultRequest
     self.fault = fault
+    self.error = error
   }
 
   var harnessCall: Harness.Call {
     Harness.Call(
       response: response, unknownChallenge: unknownChallenge, function: function, faultRequest: faultRequest ?? 0,
-      fault: fault ?? .transport)
+      fault: fault ?? .transport, error: error)
   }
 
   /// The call as a trace shows it: `signIn(correctPassword)`-style suffixes for what is not implied.
@@ -38,6 +41,7 @@ package struct FuzzCall: Codable, Sendable, Equatable, Hashable {
     if unknownChallenge { text += " + unknown challenge" }
     if let faultRequest, faultRequest > 0 { text += " on request \(faultRequest + 1)" }
     if let fault, fault != .transport { text += " (\(fault.rawValue))" }
+    if let error { text += " (\(error))" }
     return text
   }
 }
@@ -126,6 +130,15 @@ package struct CaseExecutor: Sendable {
         return execution
       }
       if let stepID, !harness.supports(call.response, at: stepID) {
+        execution.valid = false
+        return execution
+      }
+      // The response must fit the step it is given at (after a signOut or a restart, the new flow's
+      // first step), also where the case stops before it on a broken client (so the shrinker
+      // never saves a case the reference client cannot replay), and a setup fault only where
+      // the answer leads to the TOTP setup.
+      let before = run.flowEnded || unknownEnded || call.function == .signIn ? run.fresh : run.oracle
+      if stepID != nil, !harness.supports(call.response, in: before) {
         execution.valid = false
         return execution
       }

@@ -67,7 +67,7 @@ extension Fuzzer {
           let step = model.steps[s]
           for slot in step.responses {
             let name = model.responses[slot.response].name
-            guard executor.harness.supports(name, at: step.id) else { continue }
+            guard executor.harness.supports(name, in: base) else { continue }
             var after = base
             guard let outcome = try? after.respond(name) else { continue }
             let label = CaseExecutor.transitionOutcome(outcome)
@@ -76,6 +76,7 @@ extension Fuzzer {
               var last = point.call
               last.response = name
               if ResponseName(rawValue: name) != .networkFault { (last.fault, last.faultRequest) = (nil, nil) }
+              if ResponseName(rawValue: name) != .serviceError { last.error = nil }
               propose(node.calls + [last], candidate, "\(node.trail) \(label)")
             }
             // Prefixes keep to plain answers: faults are the failing call's business.

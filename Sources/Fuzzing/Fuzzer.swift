@@ -4,6 +4,7 @@ import Foundation
 import ModelChecking
 import SignInClient
 import SignInModel
+import SimulatedCognito
 
 /// A failure the fuzzer found, shrunk.
 package struct FuzzFinding: Sendable {
@@ -76,10 +77,11 @@ package struct Fuzzer: Sendable {
   package let executor: CaseExecutor
   package let maxLength: Int
   package let maxFailures: Int
-  /// Whether network faults also hit the second backend request of a call. Off by default:
-  /// the reference client fails such cases (a fault on AssociateSoftwareToken after the
-  /// new-password answer leaves it on a step whose session Cognito consumed), an open finding.
-  package var secondRequestFaults = false
+  /// Whether faults also hit the second backend request of a call: RespondToAuthChallenge
+  /// after VerifySoftwareToken (`networkFault`, `serviceError` at a step that carries the TOTP
+  /// secret) and AssociateSoftwareToken after the answer (`setupFault`, only drawn where the
+  /// answer leads to TOTP setup).
+  package var secondRequestFaults = true
 
   package init(executor: CaseExecutor, maxLength: Int = 12, maxFailures: Int = 3) {
     self.executor = executor
@@ -125,6 +127,8 @@ package struct Fuzzer: Sendable {
     ],
     ["pool.authFlow": "userAuth", "pool.preferredFirstFactor": "SMS_OTP", "user.phone": "false"],
     ["pool.authFlow": "customWithoutSRP"],
+    // Issue 12: a new password that leads to TOTP setup (AssociateSoftwareToken after the answer).
+    ["user.status": "forceChangePassword", "pool.mfa": "required", "pool.totp": "true", "pool.email": "false"],
     // Issue 11: a username with no user, with and without PreventUserExistenceErrors.
     ["user.exists": "false", "user.status": "confirmed"],
     [
@@ -237,7 +241,8 @@ package struct Fuzzer: Sendable {
       let step = model.steps[s]
       let atLimit = counter.map { oracle.valuation[$0] == limit - 1 } ?? false
       let choices = step.responses.map { model.responses[$0.response].name }.filter { c in
-        guard harness.supports(c, at: step.id) else { return false }
+        guard harness.supports(c, in: oracle) else { return false }
+        if c == ResponseName.setupFault.rawValue && !secondRequestFaults { return false }
         var probe = oracle
         guard let outcome = try? probe.respond(c) else { return false }
         // The limit-th failed attempt ends the flow on the pool only for answers it counts.
@@ -259,14 +264,34 @@ package struct Fuzzer: Sendable {
       }
       guard let outcome = try? oracle.respond(response) else { break }
       if case .error = outcome, let name = ResponseName(rawValue: response), !ResponseName.countedByPool.contains(name),
-        name != .networkFault
+        name != .networkFault, name != .serviceError
       {
         localFailures += 1
       }
       var call = FuzzCall(response: response, function: function)
-      if response == ResponseName.networkFault.rawValue {
-        if rng.next() % 3 == 0 && secondRequestFaults { call.faultRequest = 1 }
+      // The answer at a step that carries the TOTP secret takes two requests
+      // (VerifySoftwareToken, then RespondToAuthChallenge): a fault may hit either.
+      let twoRequests = secondRequestFaults && step.facts.carries.contains(.sharedSecret)
+      switch ResponseName(rawValue: response) {
+      case .networkFault?:
+        if twoRequests && rng.next() % 2 == 0 { call.faultRequest = 1 }
         if rng.next() % 2 == 0 { call.fault = .timeout }
+      case .setupFault?:
+        call.faultRequest = 1
+        if rng.next() % 2 == 0 { call.fault = .timeout }
+      case .serviceError?:
+        if twoRequests && rng.next() % 2 == 0 { call.faultRequest = 1 }
+        let operation =
+          s == 0
+          ? "InitiateAuth" : twoRequests && call.faultRequest == nil ? "VerifySoftwareToken" : "RespondToAuthChallenge"
+        let errors = SimulatedFault.serviceErrors(of: operation)
+        let pick = Int(rng.next() % UInt64(errors.count + 2))
+        if pick < errors.count {
+          call.error = errors[pick]
+        } else {
+          call.fault = pick == errors.count ? .serverError : .malformedBody
+        }
+      default: break
       }
       // An unknown challenge can only replace an answer Cognito gives to this call.
       if case .step(let id) = outcome, let t = model.stepIndex(named: id),

@@ -73,6 +73,9 @@ public actor SignInClient {
   private var failuresInFlow = 0
   /// The last session kept, in this flow or an earlier one (read only by `ClientHooks.keptSession`).
   private var lastSession: String?
+  /// The session VerifySoftwareToken returned in flow `generation`, kept until the MFA_SETUP
+  /// answer that follows it is sent.
+  private var verifiedSetup: (generation: Int, session: String)?
 
   // MARK: - Public API
 
@@ -162,16 +165,25 @@ public actor SignInClient {
         ]
       }
     case .continueSignInWithTOTPSetup:
+      let mine = generation
       return try await run(username: username) { () throws(AuthError) -> JSONObject in
+        // VerifySoftwareToken used up the setup session: when the MFA_SETUP answer after it
+        // failed, the retry verifies the code the user typed now with the session it returned,
+        // so a retry never signs in on a code nobody checked (a CHOICE: the reference does not
+        // say what Swift's resolvingTOTPSetup(.error) sends; the model keeps the step and checks
+        // the next code).
+        let verifiedSession = self.verifiedSetup.flatMap { $0.generation == mine ? $0.session : nil }
         let verified = try await self.call(
           "VerifySoftwareToken",
           [
-            "Session": challenge.setupSession.map { .string($0) } ?? .null, "UserCode": .string(challengeResponse),
+            "Session": (verifiedSession ?? challenge.setupSession).map { .string($0) } ?? .null,
+            "UserCode": .string(challengeResponse),
           ])
         guard verified["Status"]?.string == "SUCCESS", let session = verified["Session"]?.string else {
           throw AuthError.codeMismatch
         }
         self.secrets.insert(session)
+        self.verifiedSetup = (mine, session)
         return try await self.respond("MFA_SETUP", session: session, ["USERNAME": username])
       }
     case .continueSignInWithEmailMFASetup:
@@ -338,8 +350,12 @@ public actor SignInClient {
     let before = state
     inFlight = mine
     defer { if inFlight == mine { inFlight = nil } }
+    // Whether Cognito took the answer: a failure after that (while the next step is prepared)
+    // ends the flow, since the answer's session is used up.
+    var taken = false
     do {
       let response = try await exchange()
+      taken = true
       try checkCurrent(mine)
       return try await handle(response, username: username, generation: mine)
     } catch {
@@ -354,7 +370,10 @@ public actor SignInClient {
       default:
         let onChallenge: Bool
         if case .challenge = before { onChallenge = true } else { onChallenge = false }
-        var stays = hooks.staysOnStepAfterError(error, onChallenge, error.isRetryable && onChallenge)
+        var stays =
+          taken
+          ? hooks.staysAfterTakenAnswer(error)
+          : hooks.staysOnStepAfterError(error, onChallenge, error.isRetryable && onChallenge)
         if stays && onChallenge {
           failuresInFlow += 1
           if hooks.endsFlowAfterFailures(failuresInFlow) { stays = false }

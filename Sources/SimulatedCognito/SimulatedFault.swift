@@ -7,13 +7,40 @@ package enum SimulatedFault: String, Sendable, CaseIterable, Codable {
   case transport
   /// No answer within the client's timeout.
   case timeout
+  /// An HTTP 500 without a Cognito error body (what `HTTPCognitoBackend` reports for it).
+  case serverError
+  /// A 200 answer whose body is not a JSON object.
+  case malformedBody
 
   /// The error the backend throws for this fault.
   var error: CognitoCallError {
     switch self {
     case .transport: return .network("simulated network fault: connection reset by peer")
     case .timeout: return .network("no answer within 10 s")
+    case .serverError: return .malformed("HTTP status 500 without a Cognito error body")
+    case .malformedBody: return .malformed("the response body is not a JSON object")
     }
+  }
+
+  /// Whether the fault is an answer the client cannot use (`serviceError`), not a lost request
+  /// (`networkFault`).
+  package var isServiceAnswer: Bool { self == .serverError || self == .malformedBody }
+
+  /// Documented errors that a model response class of their own stands for (wrong codes and
+  /// passwords, status changes, an invalid session), or that the reference client handles
+  /// itself: ResourceNotFoundException is retried once on RespondToAuthChallenge (JS and
+  /// Android, a remembered device Cognito forgot) and read as an invalid session elsewhere
+  /// (moto answers it for a used session).
+  package static let namedByModels: Set<String> = [
+    "CodeMismatchException", "EnableSoftwareTokenMFAException", "ExpiredCodeException", "InvalidParameterException",
+    "InvalidPasswordException", "NotAuthorizedException", "PasswordResetRequiredException",
+    "ResourceNotFoundException", "UserNotConfirmedException", "UserNotFoundException",
+  ]
+
+  /// The documented errors of `operation` that the models' `serviceError` stands for: the
+  /// client has no step for them, and passes their type through.
+  package static func serviceErrors(of operation: String) -> [String] {
+    (documentedErrors[operation] ?? []).filter { !namedByModels.contains($0) }.sorted()
   }
 
   /// Cognito's documented errors of each operation the pool serves (API reference,

@@ -201,6 +201,7 @@ package actor SimulatedUserPool: CognitoBackend {
       } else {
         injectedError = nil
         faultFired = true
+        if operation != "InitiateAuth" { failures += 1 }
         throw Self.echoing(fail(pending.type, "simulated \(pending.type)"), request)
       }
     }

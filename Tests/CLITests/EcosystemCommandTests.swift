@@ -97,7 +97,7 @@ struct EcosystemCommandTests {
     #expect(!srp.stdout.contains("continueSignInWithMFASelection"))
     let traced = try CommandLineTests.run([
       "graph", "models/2026-all-platforms.yaml", "--trace",
-      "counterexamples/01680ebd2c5f794e.json",
+      "Tests/Fixtures/counterexample-unknown-challenge.json",
     ])
     #expect(traced.status == 0, "\(traced.stderr)")
     #expect(traced.stdout.contains("linkStyle"))
@@ -105,7 +105,7 @@ struct EcosystemCommandTests {
     #expect(missing.status == 64)
     let other = try CommandLineTests.run([
       "graph", "models/2023-swift.yaml", "--trace",
-      "counterexamples/01680ebd2c5f794e.json",
+      "Tests/Fixtures/counterexample-unknown-challenge.json",
     ])
     #expect(other.status == 64)
     #expect(other.stderr.contains("amplify-signin-2026"))

@@ -5,7 +5,7 @@ import Testing
 /// STALE never a pass, `--prune-stale` deletes only regular files of the corpus folder.
 @Suite("signin-spec replay: versions, schema, STALE cases and --prune-stale")
 struct ReplayCommandTests {
-  static let original = "counterexamples/01680ebd2c5f794e.json"
+  static let original = "Tests/Fixtures/counterexample-unknown-challenge.json"
 
   /// A new folder holding the saved case edited by `edit`, as `name`; returns the folder.
   static func corpus(_ name: String = "case.json", _ edit: (inout [String: Any]) -> Void) throws -> String {

@@ -114,7 +114,7 @@ struct FlowDiagramTests {
   @Test("--trace marks the saved case's path in red, in Mermaid and DOT")
   func traced() throws {
     let model = try ModelLoader.load(file: "models/2026-all-platforms.yaml")
-    let path = try TracePath.read(file: "counterexamples/01680ebd2c5f794e.json", model: model)
+    let path = try TracePath.read(file: "Tests/Fixtures/counterexample-unknown-challenge.json", model: model)
     let custom = try #require(model.stepIndex(named: "confirmSignInWithCustomChallenge"))
     #expect(
       path == [
@@ -144,7 +144,7 @@ struct FlowDiagramTests {
   func wrongModel() throws {
     let model = try ModelLoader.load(file: "models/2023-swift.yaml")
     #expect(throws: TracePath.Failure.self) {
-      try TracePath.read(file: "counterexamples/01680ebd2c5f794e.json", model: model)
+      try TracePath.read(file: "Tests/Fixtures/counterexample-unknown-challenge.json", model: model)
     }
   }
 

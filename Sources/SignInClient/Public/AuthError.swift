@@ -51,11 +51,14 @@ public enum AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  /// Whether the flow can go on on the same step after this error.
+  /// Whether the flow can go on on the same step after this error. A service error the
+  /// client has no step for and an answer it cannot read keep the challenge (Swift's
+  /// `resolvingChallenge(.error)` accepts another `confirmSignIn`), unless Cognito had
+  /// already taken the answer (the client then ends the flow).
   public var isRetryable: Bool {
     switch self {
     case .validation, .codeMismatch, .codeExpired, .softwareTokenMFANotEnabled, .invalidPassword, .invalidParameter,
-      .network:
+      .network, .service, .invalidServiceResponse:
       return true
     default: return false
     }

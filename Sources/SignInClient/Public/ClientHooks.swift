@@ -30,6 +30,10 @@ public struct ClientHooks: Sendable {
   public var keepsFlowOnFailedSignIn: @Sendable (_ error: AuthError) -> Bool
   /// Whether `signOut` leaves a signed-in user signed in (the reference: false).
   public var keepsUserOnSignOut: Bool
+  /// Whether the client stays on its step after `error` from a request made once Cognito
+  /// took the answer (AssociateSoftwareToken before TOTP setup). The reference: false, the
+  /// answer's session is used up and the user must sign in again.
+  public var staysAfterTakenAnswer: @Sendable (_ error: AuthError) -> Bool
 
   public init(
     staysOnStepAfterError: @escaping @Sendable (AuthError, Bool, Bool) -> Bool = { _, _, reference in reference },
@@ -39,7 +43,8 @@ public struct ClientHooks: Sendable {
     reportsSignedIn: @escaping @Sendable (Bool, AuthSignInStep?) -> Bool = { reference, _ in reference },
     endsFlowAfterFailures: @escaping @Sendable (Int) -> Bool = { _ in false },
     keepsFlowOnFailedSignIn: @escaping @Sendable (AuthError) -> Bool = { _ in false },
-    keepsUserOnSignOut: Bool = false
+    keepsUserOnSignOut: Bool = false,
+    staysAfterTakenAnswer: @escaping @Sendable (AuthError) -> Bool = { _ in false }
   ) {
     self.staysOnStepAfterError = staysOnStepAfterError
     self.presentedStep = presentedStep
@@ -49,6 +54,7 @@ public struct ClientHooks: Sendable {
     self.endsFlowAfterFailures = endsFlowAfterFailures
     self.keepsFlowOnFailedSignIn = keepsFlowOnFailedSignIn
     self.keepsUserOnSignOut = keepsUserOnSignOut
+    self.staysAfterTakenAnswer = staysAfterTakenAnswer
   }
 
   /// The reference client's own decisions.
