@@ -31,7 +31,11 @@ extension Bench {
     print("model                        transitions/s  sessions/s  calls/s    wall s  before")
     for model in models {
       var rng = SplitMix64(seed: 1)
-      let configurations = Fuzzer.sampleConfigurations(model, count: 200, rng: &rng)
+      let configurations: [[String: String]]
+      do { configurations = try Fuzzer.sampleConfigurations(model, count: 200, rng: &rng) } catch {
+        print("\(model.name): \(error)")
+        continue
+      }
       let system = TransitionSystem(model: model)
       let oracleStart = cpuSeconds()
       var transitions = 0
