@@ -94,6 +94,9 @@ package struct Fuzzer: Sendable {
       model.steps[s].responses.map { (s, model.responses[$0.response].name) }
         .filter { executor.harness.supports($0.1, at: model.steps[s].id) }
     }
+    supportedResponses = model.steps.map { step in
+      step.responses.map { model.responses[$0.response].name }.filter { executor.harness.supports($0, at: step.id) }
+    }
   }
 
   /// Draws the configurations (built once per model).
@@ -148,6 +151,8 @@ package struct Fuzzer: Sendable {
 
   /// Every (step, response) pair the generator can steer toward, in the model's order.
   let pairs: [(step: Int, response: String)]
+  /// For each step, the names of the responses the harness can give there, in the model's order.
+  let supportedResponses: [[String]]
 
   /// A case walked through the model. Steering depends on the case's own random numbers
   /// only (so any split over jobs and shards runs the same cases): each case favours one
@@ -156,13 +161,14 @@ package struct Fuzzer: Sendable {
   /// with no flow, run failed attempts up to and one past the limit, and put network faults
   /// on the first or the second backend request of a call.
   func generate(_ rng: inout SplitMix64) throws(ConfigurationError) -> FuzzCase {
-    let configuration = try self.configuration(&rng)
+    let values = try generator.draw(&rng)
+    let configuration = generator.dictionary(values)
     let harness = executor.harness
     let model = harness.model
     var calls: [FuzzCall] = []
     guard
       let fresh = try? ModelSimulator(
-        system: harness.system, configuration: configuration, recordsTrace: false)
+        system: harness.system, configurationValues: values, recordsTrace: false)
     else {
       return FuzzCase(configuration: configuration, calls: [])
     }
@@ -195,8 +201,7 @@ package struct Fuzzer: Sendable {
       guard let s = oracle.step else { break }
       let step = model.steps[s]
       let atLimit = counter.map { oracle.valuation[$0] == limit - 1 } ?? false
-      let choices = step.responses.map { model.responses[$0.response].name }.filter { c in
-        guard harness.supports(c, at: step.id) else { return false }
+      let choices = supportedResponses[s].filter { c in
         var probe = oracle
         guard let outcome = try? probe.respond(c) else { return false }
         // The limit-th failed attempt ends the flow on the pool only for answers it counts.

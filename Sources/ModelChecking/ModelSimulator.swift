@@ -93,6 +93,29 @@ public struct ModelSimulator: Sendable {
     step = 0
   }
 
+  /// Starts at `signIn` with the configuration variables given by value (`values[i]` for each
+  /// configuration index; the rest is ignored), as a generator that drew them has them: no
+  /// names to look up. The values must be in their domains and meet the constraints.
+  public init(system: TransitionSystem, configurationValues: [Int], recordsTrace: Bool = true) throws(Failure) {
+    let model = system.model
+    self.system = system
+    self.recordsTrace = recordsTrace
+    var values = [Int](repeating: unassigned, count: model.variables.count)
+    for i in model.configurationIndices {
+      let v = i < configurationValues.count ? configurationValues[i] : unassigned
+      guard v != unassigned else { throw .missingVariable(model.variables[i].name) }
+      guard model.variables[i].domain.values.contains(v) else {
+        let domain = model.variables[i].domain
+        throw .badValue(variable: model.variables[i].name, value: domain.render(v), domain: domain.spelling)
+      }
+      values[i] = v
+    }
+    for c in model.constraints where (try? c.expr.holds(values)) != true { throw .constraintViolated(c.text) }
+    for i in model.flowIndices { values[i] = model.variables[i].initial }
+    valuation = values
+    step = 0
+  }
+
   /// The current step's model id, or nil after a restart.
   public var stepID: String? { step.map { model.steps[$0].id } }
 
