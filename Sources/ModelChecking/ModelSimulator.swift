@@ -32,8 +32,16 @@ public struct ModelSimulator: Sendable {
   }
 
   /// The rules it follows (the same transition system every engine reads).
-  public let system: TransitionSystem
-  public var model: SignInModel { system.model }
+  public var system: TransitionSystem { shared.system }
+  public var model: SignInModel { shared.system.model }
+  /// `system` behind one reference: a copy of the simulator (the fuzzer probes every candidate
+  /// response on a copy) retains one object instead of every table of the system and model.
+  private let shared: Shared
+
+  private final class Shared: Sendable {
+    let system: TransitionSystem
+    init(_ system: TransitionSystem) { self.system = system }
+  }
   public private(set) var valuation: [Int]
   /// The current step (model index), or nil once the flow restarted.
   public private(set) var step: Int?
@@ -66,7 +74,7 @@ public struct ModelSimulator: Sendable {
   /// configurations of one model are simulated).
   public init(system: TransitionSystem, configuration: [String: String], recordsTrace: Bool = true) throws(Failure) {
     let model = system.model
-    self.system = system
+    shared = Shared(system)
     self.recordsTrace = recordsTrace
     var values = [Int](repeating: unassigned, count: model.variables.count)
     for (name, text) in configuration {
@@ -98,7 +106,7 @@ public struct ModelSimulator: Sendable {
   /// names to look up. The values must be in their domains and meet the constraints.
   public init(system: TransitionSystem, configurationValues: [Int], recordsTrace: Bool = true) throws(Failure) {
     let model = system.model
-    self.system = system
+    shared = Shared(system)
     self.recordsTrace = recordsTrace
     var values = [Int](repeating: unassigned, count: model.variables.count)
     for i in model.configurationIndices {
