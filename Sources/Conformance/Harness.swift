@@ -123,6 +123,9 @@ package struct Harness: Sendable {
     package let disagreement: Disagreement?
   }
 
+  /// The indices of the configuration variables `covers(valueOf:)` reads.
+  package var coverageIndices: [Int] { coverageTexts.compactMap { $0?.index } }
+
   /// Whether the harness can exercise this configuration (see the type's notes).
   /// The pool has no devices and no SRP (so no `pool.customMfa`, which only customWithSRP
   /// reads), and PreventUserExistenceErrors is read only for a user that does not exist.

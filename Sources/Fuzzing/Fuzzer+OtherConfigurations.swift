@@ -106,8 +106,8 @@ extension Fuzzer {
     }
     var rng = SplitMix64(seed: 0x5348_5249_4E4B)
     for _ in 0..<sample {
-      let generated = self.configuration(&rng)
-      if !generated.isEmpty, seen.insert(generated).inserted { result.append(generated) }
+      guard let generated = try? self.configuration(&rng) else { break }
+      if seen.insert(generated).inserted { result.append(generated) }
     }
     return result
   }

@@ -62,6 +62,8 @@ package struct FuzzSummary: Sendable {
   package var covered: [String: Int] = [:]
   package var allTransitions: [String] = []
   package var seconds = 0.0
+  /// Why no configuration could be drawn (the run stopped there), if so.
+  package var configurationProblem: ConfigurationError?
 
   package var neverExercised: [String] { allTransitions.filter { covered[$0] == nil } }
 
@@ -88,23 +90,21 @@ package struct Fuzzer: Sendable {
     self.maxLength = maxLength
     self.maxFailures = maxFailures
     let model = executor.model
-    domains = model.configurationIndices.map { model.variables[$0].domain.values }
-    let system = executor.harness.system
-    biases = Self.biases.map { bias in
-      bias.compactMap { name, text in
-        system.configurationIndex[name].flatMap { i in system.valueOfText[i][text].map { (i, $0) } }
-      }
-    }
+    generator = ConfigurationGenerator(harness: executor.harness, biases: Self.biases)
+    configurationProblem = generator.check()
     pairs = model.steps.indices.flatMap { s in
       model.steps[s].responses.map { (s, model.responses[$0.response].name) }
         .filter { executor.harness.supports($0.1, at: model.steps[s].id) }
     }
+    supportedResponses = model.steps.map { step in
+      step.responses.map { model.responses[$0.response].name }.filter { executor.harness.supports($0, at: step.id) }
+    }
   }
 
-  /// Each configuration variable's values, and `biases` as (variable, value) pairs of the
-  /// model's configuration variables (built once per model).
-  let domains: [[Int]]
-  let biases: [[(Int, Int)]]
+  /// Draws the configurations (built once per model).
+  let generator: ConfigurationGenerator
+  /// Why no configuration can be drawn for this model and harness (nil: draws exist).
+  package let configurationProblem: ConfigurationError?
 
   var model: SignInModel { executor.model }
 
@@ -116,7 +116,7 @@ package struct Fuzzer: Sendable {
 
   // MARK: - Generation
 
-  /// Edge cases configurations are pushed toward.
+  /// Edge cases configurations are pushed toward (names absent from a model are ignored).
   package static let biases: [[String: String]] = [
     ["user.phone": "false", "user.email": "false"],
     ["pool.mfa": "required", "user.phone": "false", "user.email": "false", "user.totpRegistered": "false"],
@@ -137,62 +137,26 @@ package struct Fuzzer: Sendable {
     ],
   ]
 
-  /// A random configuration the harness covers that meets the model's constraints: tries of
-  /// one draw per configuration variable, a coin, and on heads a bias (`biases`) overriding
-  /// some values, until one passes (at most 1000; else empty). A try's draws are read from
-  /// the generator ahead (`SplitMix64.peek`) only when a check needs that variable, and the
-  /// generator then skips the whole try, so the configurations and the random numbers after
-  /// them are those of drawing every value in turn.
-  func configuration(_ rng: inout SplitMix64) -> [String: String] {
-    let harness = executor.harness
-    let model = harness.model
-    let n = UInt64(domains.count)
-    var values = [Int](repeating: unassigned, count: domains.count)
-    for _ in 0..<1000 {
-      let draws = rng
-      for i in values.indices { values[i] = unassigned }
-      var used = n + 1
-      if rng.peek(n + 1) % 2 == 0 {
-        used += 1
-        for (i, v) in biases[Int(rng.peek(n + 2) % UInt64(biases.count))] { values[i] = v }
-      }
-      rng.skip(used)
-      func value(_ i: Int) -> Int {
-        if values[i] == unassigned {
-          let d = domains[i]
-          values[i] = d[Int(draws.peek(UInt64(i) + 1) % UInt64(d.count))]
-        }
-        return values[i]
-      }
-      guard harness.covers(valueOf: value) else { continue }
-      // A constraint reading a variable not drawn yet draws it and is evaluated again.
-      func holds(_ expr: Expr) -> Bool {
-        while true {
-          do {
-            return try expr.holds(values)
-          } catch {
-            _ = value(error.index)
-          }
-        }
-      }
-      guard model.constraints.allSatisfy({ holds($0.expr) }) else { continue }
-      var d: [String: String] = [:]
-      for i in model.configurationIndices { d[model.variables[i].name] = model.variables[i].domain.render(value(i)) }
-      return d
-    }
-    return [:]
+  /// A random configuration the harness covers that meets the model's constraints
+  /// (`ConfigurationGenerator`: never the defaults in place of one).
+  func configuration(_ rng: inout SplitMix64) throws(ConfigurationError) -> [String: String] {
+    generator.dictionary(try generator.draw(&rng))
   }
 
   /// `count` valid configurations of `model` (for benchmarks).
   package static func sampleConfigurations(
     _ model: SignInModel, count: Int, rng: inout SplitMix64
-  ) -> [[String: String]] {
+  ) throws(ConfigurationError) -> [[String: String]] {
     let fuzzer = Fuzzer(executor: CaseExecutor(model: model))
-    return (0..<count).map { _ in fuzzer.configuration(&rng) }
+    var result: [[String: String]] = []
+    for _ in 0..<count { result.append(try fuzzer.configuration(&rng)) }
+    return result
   }
 
   /// Every (step, response) pair the generator can steer toward, in the model's order.
   let pairs: [(step: Int, response: String)]
+  /// For each step, the names of the responses the harness can give there, in the model's order.
+  let supportedResponses: [[String]]
 
   /// A case walked through the model. Steering depends on the case's own random numbers
   /// only (so any split over jobs and shards runs the same cases): each case favours one
@@ -200,14 +164,15 @@ package struct Fuzzer: Sendable {
   /// `done` (a new `signIn`, after `signOut`), call `signIn` mid-flow and `confirmSignIn`
   /// with no flow, run failed attempts up to and one past the limit, and put network faults
   /// on the first or the second backend request of a call.
-  func generate(_ rng: inout SplitMix64) -> FuzzCase {
-    let configuration = self.configuration(&rng)
+  func generate(_ rng: inout SplitMix64) throws(ConfigurationError) -> FuzzCase {
+    let values = try generator.draw(&rng)
+    let configuration = generator.dictionary(values)
     let harness = executor.harness
     let model = harness.model
     var calls: [FuzzCall] = []
     guard
       let fresh = try? ModelSimulator(
-        system: harness.system, configuration: configuration, recordsTrace: false)
+        system: harness.system, configurationValues: values, recordsTrace: false)
     else {
       return FuzzCase(configuration: configuration, calls: [])
     }
@@ -240,9 +205,10 @@ package struct Fuzzer: Sendable {
       guard let s = oracle.step else { break }
       let step = model.steps[s]
       let atLimit = counter.map { oracle.valuation[$0] == limit - 1 } ?? false
-      let choices = step.responses.map { model.responses[$0.response].name }.filter { c in
-        guard harness.supports(c, in: oracle) else { return false }
-        if c == ResponseName.setupFault.rawValue && !secondRequestFaults { return false }
+      let choices = supportedResponses[s].filter { c in
+        if c == ResponseName.setupFault.rawValue && !(secondRequestFaults && harness.answerLeadsToSetup(oracle)) {
+          return false
+        }
         var probe = oracle
         guard let outcome = try? probe.respond(c) else { return false }
         // The limit-th failed attempt ends the flow on the pool only for answers it counts.
@@ -413,10 +379,16 @@ package struct Fuzzer: Sendable {
     summary.allTransitions = executor.allTransitions
     var firstRaw: [String: (index: Int, fuzzCase: FuzzCase, execution: Execution, seconds: Double)] = [:]
     var rawCounts: [String: Int] = [:]
+    summary.configurationProblem = configurationProblem
     for index in indices {
       if let deadline, DispatchTime.now() >= deadline { break }
+      if summary.configurationProblem != nil { break }
       var rng = SplitMix64(seed: Self.caseSeed(seed, index))
-      let fuzzCase = generate(&rng)
+      let fuzzCase: FuzzCase
+      do { fuzzCase = try generate(&rng) } catch {
+        summary.configurationProblem = error
+        break
+      }
       let execution = await executor.execute(fuzzCase)
       summary.cases += 1
       summary.calls += execution.calls.count

@@ -32,8 +32,16 @@ public struct ModelSimulator: Sendable {
   }
 
   /// The rules it follows (the same transition system every engine reads).
-  public let system: TransitionSystem
-  public var model: SignInModel { system.model }
+  public var system: TransitionSystem { shared.system }
+  public var model: SignInModel { shared.system.model }
+  /// `system` behind one reference: a copy of the simulator (the fuzzer probes every candidate
+  /// response on a copy) retains one object instead of every table of the system and model.
+  private let shared: Shared
+
+  private final class Shared: Sendable {
+    let system: TransitionSystem
+    init(_ system: TransitionSystem) { self.system = system }
+  }
   public private(set) var valuation: [Int]
   /// The current step (model index), or nil once the flow restarted.
   public private(set) var step: Int?
@@ -66,7 +74,7 @@ public struct ModelSimulator: Sendable {
   /// configurations of one model are simulated).
   public init(system: TransitionSystem, configuration: [String: String], recordsTrace: Bool = true) throws(Failure) {
     let model = system.model
-    self.system = system
+    shared = Shared(system)
     self.recordsTrace = recordsTrace
     var values = [Int](repeating: unassigned, count: model.variables.count)
     for (name, text) in configuration {
@@ -86,6 +94,29 @@ public struct ModelSimulator: Sendable {
     for i in model.configurationIndices where values[i] == unassigned {
       guard let value = model.variables[i].defaultValue else { throw .missingVariable(model.variables[i].name) }
       values[i] = value
+    }
+    for c in model.constraints where (try? c.expr.holds(values)) != true { throw .constraintViolated(c.text) }
+    for i in model.flowIndices { values[i] = model.variables[i].initial }
+    valuation = values
+    step = 0
+  }
+
+  /// Starts at `signIn` with the configuration variables given by value (`values[i]` for each
+  /// configuration index; the rest is ignored), as a generator that drew them has them: no
+  /// names to look up. The values must be in their domains and meet the constraints.
+  public init(system: TransitionSystem, configurationValues: [Int], recordsTrace: Bool = true) throws(Failure) {
+    let model = system.model
+    shared = Shared(system)
+    self.recordsTrace = recordsTrace
+    var values = [Int](repeating: unassigned, count: model.variables.count)
+    for i in model.configurationIndices {
+      let v = i < configurationValues.count ? configurationValues[i] : unassigned
+      guard v != unassigned else { throw .missingVariable(model.variables[i].name) }
+      guard model.variables[i].domain.values.contains(v) else {
+        let domain = model.variables[i].domain
+        throw .badValue(variable: model.variables[i].name, value: domain.render(v), domain: domain.spelling)
+      }
+      values[i] = v
     }
     for c in model.constraints where (try? c.expr.holds(values)) != true { throw .constraintViolated(c.text) }
     for i in model.flowIndices { values[i] = model.variables[i].initial }

@@ -6,12 +6,13 @@ import SignInModel
 
 extension Bench {
   /// The figures before the speed work (issue 12 item 7), all on this 2-core AMD EPYC under
-  /// other engineers' load: `bench` at 9ce3b31 (wall-clock seconds, README of that commit)
-  /// and `fuzz --seed 1 --runs 20000 --jobs 1` at 47cb7ad (CPU seconds, 2026 model only).
+  /// other engineers' load: `bench` at 9ce3b31 (wall-clock seconds, README of that commit),
+  /// `fuzz --seed 1 --runs 20000 --jobs 1` at 47cb7ad (CPU seconds, 2026 model only) and
+  /// `bench --fuzzer` at 79c82bc (CPU seconds; before the constrained configuration generator).
   static let previous: [String: String] = [
-    "amplify-signin-2023": "9ce3b31: 230527 transitions/s, 2976 sessions/s (wall)",
-    "amplify-signin-2024": "9ce3b31: 323575 transitions/s, 3340 sessions/s (wall)",
-    "amplify-signin-2026": "9ce3b31: 204213 transitions/s, 2755 sessions/s (wall); 47cb7ad: 328 sessions/s (CPU)",
+    "amplify-signin-2023": "79c82bc: 265647 transitions/s, 4248 sessions/s (CPU); 9ce3b31: 2976 sessions/s (wall)",
+    "amplify-signin-2024": "79c82bc: 348393 transitions/s, 4603 sessions/s (CPU); 9ce3b31: 3340 sessions/s (wall)",
+    "amplify-signin-2026": "79c82bc: 229295 transitions/s, 2212 sessions/s (CPU); 47cb7ad: 328 sessions/s (CPU)",
   ]
 
   /// CPU seconds this process has used (all threads).
@@ -31,7 +32,11 @@ extension Bench {
     print("model                        transitions/s  sessions/s  calls/s    wall s  before")
     for model in models {
       var rng = SplitMix64(seed: 1)
-      let configurations = Fuzzer.sampleConfigurations(model, count: 200, rng: &rng)
+      let configurations: [[String: String]]
+      do { configurations = try Fuzzer.sampleConfigurations(model, count: 200, rng: &rng) } catch {
+        print("\(model.name): \(error)")
+        continue
+      }
       let system = TransitionSystem(model: model)
       let oracleStart = cpuSeconds()
       var transitions = 0

@@ -83,6 +83,17 @@ struct Fuzz: AsyncParsableCommand {
     return (parts[0], parts[1])
   }
 
+  /// Prints why no configuration can be drawn and gives the exit status: 2 when the model's
+  /// constraints have no solution (naming the first constraint's line), 4 otherwise.
+  func refuse(_ problem: ConfigurationError) -> ExitCode {
+    if case .unsatisfiable(let line) = problem {
+      printError("\(model):\(line): error: \(problem)")
+      return ExitStatus.badModel
+    }
+    printError("\(model): error: \(problem)")
+    return ExitStatus.inconclusive
+  }
+
   func run() async throws {
     let loaded: SignInModel
     do { loaded = try ModelLoader.load(file: model) } catch {
@@ -96,6 +107,7 @@ struct Fuzz: AsyncParsableCommand {
     let (k, n) = parts
     let bugs: Set<DeliberateBug> = DeliberateBug(rawValue: client).map { [$0] } ?? []
     let fuzzer = Fuzzer(executor: CaseExecutor(model: loaded, hooks: DeliberateBug.hooks(for: bugs)))
+    if let problem = fuzzer.configurationProblem { throw refuse(problem) }
     let deadline = time.flatMap(Self.seconds).map { DispatchTime.now() + $0 }
     let total = runs ?? 100_000_000
     let showProgress = format == .text && isatty(1) != 0 && ProcessInfo.processInfo.environment["CI"] == nil
@@ -114,6 +126,7 @@ struct Fuzz: AsyncParsableCommand {
       return all
     }
     if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+    if let problem = summaries.lazy.compactMap(\.configurationProblem).first { throw refuse(problem) }
     var summary = FuzzSummary()
     summary.allTransitions = summaries.first?.allTransitions ?? []
     for s in summaries {

@@ -1,54 +1,101 @@
 import Conformance
+import Foundation
 import Fuzzing
 import ModelChecking
 import SignInModel
 import Testing
 
-/// The generator draws each configuration lazily (only the values a check reads), and must
-/// give exactly what drawing every value in turn gives: the same configurations, and the
-/// same random numbers afterwards, so seeds, saved cases and shards keep their meaning.
+/// The generator's contract: every configuration it draws satisfies every constraint of the
+/// model and is one the harness covers (it never falls back to the defaults), the same seed
+/// gives the same configurations, draws reach every value some valid configuration has, and
+/// constraints nothing satisfies are an error, not the defaults.
 @Suite("Fuzzer configurations")
 struct ConfigurationDrawTests {
-  /// The plain rejection sampler: one draw per configuration variable, a coin, on heads a
-  /// bias; kept when the constraints hold and the harness covers it (at most 1000 tries).
-  static func drawnInTurn(_ model: SignInModel, _ harness: Harness, _ rng: inout SplitMix64) -> [String: String] {
-    for _ in 0..<1000 {
-      var values = model.configurationIndices.map { i -> Int in
-        let d = model.variables[i].domain.values
-        return d[Int(rng.next() % UInt64(d.count))]
-      }
-      if rng.next() % 2 == 0 {
-        let bias = Fuzzer.biases[Int(rng.next() % UInt64(Fuzzer.biases.count))]
-        for (name, text) in bias {
-          guard let i = model.variableIndex(named: name), model.variables[i].scope == .configuration,
-            let v = model.variables[i].domain.values.first(where: { model.variables[i].domain.render($0) == text })
-          else { continue }
-          values[i] = v
-        }
-      }
-      guard model.constraints.allSatisfy({ (try? $0.expr.holds(values)) == true }) else { continue }
-      var d: [String: String] = [:]
-      for i in model.configurationIndices { d[model.variables[i].name] = model.variables[i].domain.render(values[i]) }
-      if harness.covers(d) { return d }
+  static let models = ["models/2023-swift.yaml", "models/2024-flutter.yaml", "models/2026-all-platforms.yaml"]
+
+  /// Whether `configuration` names every configuration variable, satisfies every constraint
+  /// and is covered by the harness (read independently of the generator).
+  static func valid(_ configuration: [String: String], _ model: SignInModel, _ harness: Harness) -> Bool {
+    var values = [Int](repeating: unassigned, count: model.variables.count)
+    for i in model.configurationIndices {
+      let v = model.variables[i]
+      guard let text = configuration[v.name], let value = v.domain.values.first(where: { v.domain.render($0) == text })
+      else { return false }
+      values[i] = value
     }
-    return [:]
+    return model.constraints.allSatisfy { (try? $0.expr.holds(values)) == true } && harness.covers(configuration)
+  }
+
+  @Test("every draw on a shipped model satisfies every constraint and is covered: none falls back", arguments: models)
+  func everyDrawValid(file: String) throws {
+    let model = try ModelLoader.load(file: file)
+    let harness = Harness(model: model)
+    var rng = SplitMix64(seed: 1)
+    let drawn = try Fuzzer.sampleConfigurations(model, count: 2_000, rng: &rng)
+    let invalid = drawn.filter { !Self.valid($0, model, harness) }
+    #expect(invalid.isEmpty, "\(invalid.count) of 2000 draws are not valid, e.g. \(invalid.first ?? [:])")
   }
 
   @Test(
-    "each shipped model's configurations are those of drawing every value in turn, and so are the draws after them",
-    arguments: ["models/2023-swift.yaml", "models/2024-flutter.yaml", "models/2026-all-platforms.yaml"])
-  func sameAsDrawingInTurn(file: String) throws {
+    "within 2,000 draws every value of every configuration variable that a valid configuration has appears",
+    arguments: models)
+  func drawsCoverTheDomain(file: String) throws {
     let model = try ModelLoader.load(file: file)
     let harness = Harness(model: model)
-    for seed: UInt64 in [1, 2, 3, 42] {
-      var lazy = SplitMix64(seed: seed)
-      var plain = SplitMix64(seed: seed)
-      let fast = Fuzzer.sampleConfigurations(model, count: 100, rng: &lazy)
-      let slow = (0..<100).map { _ in Self.drawnInTurn(model, harness, &plain) }
-      #expect(fast == slow, "seed \(seed)")
-      // Both give an empty configuration when 1000 tries fail (many draws do: see the README).
-      #expect(lazy.next() == plain.next(), "seed \(seed): the generator is not where drawing in turn leaves it")
+    let generator = ConfigurationGenerator(harness: harness, biases: Fuzzer.biases)
+    var rng = SplitMix64(seed: 2)
+    let drawn = try Fuzzer.sampleConfigurations(model, count: 2_000, rng: &rng)
+    var possible = 0
+    for i in model.configurationIndices {
+      let v = model.variables[i]
+      for value in v.domain.values {
+        let text = v.domain.render(value)
+        guard let witness = try generator.witness(variable: i, value: value) else { continue }
+        possible += 1
+        let configuration = generator.dictionary(witness)
+        #expect(Self.valid(configuration, model, harness) && configuration[v.name] == text)
+        #expect(drawn.contains { $0[v.name] == text }, "\(v.name) = \(text) is valid but never drawn")
+      }
     }
+    #expect(possible > model.configurationIndices.count, "the models have variables with several valid values")
+  }
+
+  @Test("the same seed gives the same configurations, and the generator is left at the same point", arguments: models)
+  func deterministic(file: String) throws {
+    let model = try ModelLoader.load(file: file)
+    var a = SplitMix64(seed: 42)
+    var b = SplitMix64(seed: 42)
+    #expect(
+      try Fuzzer.sampleConfigurations(model, count: 300, rng: &a)
+        == Fuzzer.sampleConfigurations(model, count: 300, rng: &b))
+    #expect(a.next() == b.next())
+  }
+
+  /// The 2023 model with one more constraint.
+  static func constrained(_ constraint: String) throws -> SignInModel {
+    let text = try String(contentsOfFile: "models/2023-swift.yaml", encoding: .utf8)
+    let marked = text.replacingOccurrences(of: "constraints:\n", with: "constraints:\n  - \"\(constraint)\"\n")
+    #expect(marked != text)
+    return try ModelLoader.load(yaml: marked, file: "unsat.yaml")
+  }
+
+  @Test("constraints no configuration satisfies are an error naming the first constraint's line, not the defaults")
+  func unsatisfiable() async throws {
+    let model = try Self.constrained("pool.mfa == off && pool.mfa != off")
+    let fuzzer = Fuzzer(executor: CaseExecutor(model: model))
+    #expect(fuzzer.configurationProblem == .unsatisfiable(firstConstraintLine: model.constraints[0].line))
+    var rng = SplitMix64(seed: 1)
+    #expect(throws: ConfigurationError.self) {
+      try ConfigurationGenerator(harness: Harness(model: model), biases: Fuzzer.biases).draw(&rng)
+    }
+    let summary = await fuzzer.run(seed: 1, indices: 0..<10, deadline: nil)
+    #expect(summary.cases == 0 && summary.configurationProblem != nil)
+  }
+
+  @Test("constraints that only configurations the harness cannot run satisfy are an error too")
+  func notCovered() throws {
+    let model = try Self.constrained("pool.authFlow == userSRP")
+    #expect(Fuzzer(executor: CaseExecutor(model: model)).configurationProblem == .notCovered)
   }
 
   @Test("peek reads the k-th draw ahead without drawing, and skip moves on as that many draws")

@@ -1,0 +1,293 @@
+import Conformance
+import ModelChecking
+import SignInModel
+
+/// Draws configurations that satisfy the model's constraints and that the harness covers,
+/// deterministically from a random number generator, and never falls back to the defaults.
+///
+/// A draw first tries rejection sampling (`rejectionTries` tries: one value per variable, a
+/// coin, on heads a bias overriding some values), which is uniform over the valid
+/// configurations when it succeeds. Then it searches: a depth-first search over the
+/// configuration variables in the model's order, each variable's values in a random rotation
+/// (the bias's values forced on heads, and if that finds nothing, without the bias), pruning
+/// as soon as a constraint is false on the values assigned so far (three-valued evaluation)
+/// or the harness's coverage is false once its variables are assigned. Domains are narrowed
+/// once per model to the values that single-variable constraints and the coverage allow. It
+/// reads the model's constraints only; no variable is named here.
+package struct ConfigurationGenerator: Sendable {
+  let harness: Harness
+  /// The configuration variables' indices, in the model's order (the search's order).
+  let order: [Int]
+  /// Each position's values, narrowed by single-variable constraints and the coverage.
+  var domains: [[Int]]
+  /// The model's constraints.
+  let constraints: [Expr]
+  /// For each position, the constraints that read its variable.
+  let checks: [[Int]]
+  /// For each constraint, the positions of the variables it reads.
+  let reads: [[Int]]
+  /// Constraints that read no variable.
+  let constant: [Int]
+  /// The positions of the variables the harness's coverage reads.
+  let coverage: [Int]
+  /// Whether the search checks the coverage (off: the constraints alone).
+  var checksCoverage = true
+  /// The biases as (position, value) pairs of the model's variables.
+  let biases: [[(position: Int, value: Int)]]
+  let variableCount: Int
+  let firstConstraintLine: Int
+  /// Rejection-sampling tries before the search.
+  package var rejectionTries = 8
+  /// Assignments a search may make before it gives up (`ConfigurationError.searchLimit`).
+  package var searchBudget = 1_000_000
+
+  package init(harness: Harness, biases: [[String: String]]) {
+    self.harness = harness
+    let model = harness.model
+    let system = harness.system
+    let order = Array(model.configurationIndices)
+    self.order = order
+    variableCount = model.variables.count
+    let constraints = model.constraints.map(\.expr)
+    self.constraints = constraints
+    firstConstraintLine = model.constraints.first?.line ?? 0
+    var position = [Int: Int]()
+    for (p, i) in order.enumerated() { position[i] = p }
+    let reads = constraints.map { $0.variables.compactMap { position[$0] } }
+    self.reads = reads
+    checks = order.indices.map { p in reads.indices.filter { reads[$0].contains(p) } }
+    constant = reads.indices.filter { reads[$0].isEmpty }
+    let coverage = harness.coverageIndices.compactMap { position[$0] }
+    self.coverage = coverage
+    self.biases = biases.map { bias in
+      bias.compactMap { name, text in
+        system.configurationIndex[name].flatMap { i in
+          system.valueOfText[i][text].flatMap { v in position[i].map { ($0, v) } }
+        }
+      }.sorted { $0.position < $1.position }
+    }
+    // Node consistency: a value a single-variable constraint rejects, or that no covered
+    // combination of the coverage's variables has, is never drawn.
+    let exprs = constraints
+    var narrowed = order.map { model.variables[$0].domain.values }
+    var scratch = [Int](repeating: unassigned, count: model.variables.count)
+    for (c, read) in reads.enumerated() where read.count == 1 {
+      let i = order[read[0]]
+      narrowed[read[0]] = narrowed[read[0]].filter { v in
+        scratch[i] = v
+        defer { scratch[i] = unassigned }
+        return Self.partial(exprs[c], scratch) != 0
+      }
+    }
+    domains = Self.coverageProjection(harness, coverage.map { order[$0] }, narrowed, position)
+  }
+
+  /// `domains` with the values of the coverage's variables that no covered combination has
+  /// removed (the combinations are enumerated once: the coverage reads a few variables).
+  static func coverageProjection(
+    _ harness: Harness, _ indices: [Int], _ domains: [[Int]], _ position: [Int: Int]
+  ) -> [[Int]] {
+    let positions = indices.compactMap { position[$0] }
+    let size = positions.reduce(1) { $0 * domains[$1].count }
+    guard size > 0, size <= 1_000_000 else { return domains }
+    var seen = positions.map { _ in Set<Int>() }
+    var values = [Int: Int]()
+    for combination in 0..<size {
+      var rest = combination
+      for (k, p) in positions.enumerated() {
+        values[indices[k]] = domains[p][rest % domains[p].count]
+        rest /= domains[p].count
+      }
+      guard harness.covers(valueOf: { values[$0] ?? unassigned }) else { continue }
+      for (k, i) in indices.enumerated() { seen[k].insert(values[i]!) }
+    }
+    var result = domains
+    for (k, p) in positions.enumerated() { result[p] = domains[p].filter { seen[k].contains($0) } }
+    return result
+  }
+
+  // MARK: - Drawing
+
+  /// A valid configuration as a valuation (configuration variables assigned, flow variables
+  /// `unassigned`).
+  package func draw(_ rng: inout SplitMix64) throws(ConfigurationError) -> [Int] {
+    var values = [Int](repeating: unassigned, count: variableCount)
+    guard domains.allSatisfy({ !$0.isEmpty }) else { throw try failure() }
+    for _ in 0..<rejectionTries {
+      for (p, i) in order.enumerated() { values[i] = domains[p][Int(rng.next() % UInt64(domains[p].count))] }
+      if !biases.isEmpty, rng.next() % 2 == 0 {
+        for (p, v) in biases[Int(rng.next() % UInt64(biases.count))] { values[order[p]] = v }
+      }
+      if accepts(values) { return values }
+    }
+    var forced = [Int](repeating: unassigned, count: order.count)
+    if !biases.isEmpty, rng.next() % 2 == 0 {
+      for (p, v) in biases[Int(rng.next() % UInt64(biases.count))] { forced[p] = v }
+      if let found = try search(forced, &rng) { return found }
+      forced = [Int](repeating: unassigned, count: order.count)
+    }
+    if let found = try search(forced, &rng) { return found }
+    throw try failure()
+  }
+
+  /// The configuration `values` as the simulator and the pool read it.
+  package func dictionary(_ values: [Int]) -> [String: String] {
+    let variables = harness.model.variables
+    var d: [String: String] = [:]
+    d.reserveCapacity(order.count)
+    for i in order { d[variables[i].name] = variables[i].domain.render(values[i]) }
+    return d
+  }
+
+  /// Whether a draw exists at all, and why not: checked once per model by the fuzzer.
+  package func check() -> ConfigurationError? {
+    var rng = SplitMix64(seed: 0)
+    do {
+      if try search([Int](repeating: unassigned, count: order.count), &rng) != nil { return nil }
+      return try failure()
+    } catch {
+      return error
+    }
+  }
+
+  /// A valid configuration with variable `index` set to `value`, if one exists (nil
+  /// otherwise): the search with that value forced.
+  package func witness(variable index: Int, value: Int) throws(ConfigurationError) -> [Int]? {
+    guard let p = order.firstIndex(of: index) else { return nil }
+    var forced = [Int](repeating: unassigned, count: order.count)
+    forced[p] = value
+    var rng = SplitMix64(seed: 0)
+    return try search(forced, &rng)
+  }
+
+  /// Why the search found nothing: the constraints alone, or the coverage.
+  func failure() throws(ConfigurationError) -> ConfigurationError {
+    let model = harness.model
+    var unconstrained = self
+    unconstrained.domains = order.map { model.variables[$0].domain.values }
+    unconstrained.checksCoverage = false
+    var rng = SplitMix64(seed: 0)
+    if try unconstrained.search([Int](repeating: unassigned, count: order.count), &rng) == nil {
+      return .unsatisfiable(firstConstraintLine: firstConstraintLine)
+    }
+    return .notCovered
+  }
+
+  /// Every constraint holds and the harness covers the configuration.
+  func accepts(_ values: [Int]) -> Bool {
+    guard constraints.allSatisfy({ (try? $0.holds(values)) == true }) else { return false }
+    return harness.covers(valueOf: { values[$0] })
+  }
+
+  /// Depth-first search for a valid configuration with the `forced` values (by position;
+  /// `unassigned`: free): forced variables first, then the others in the model's order, each
+  /// one's values in a rotation drawn from `rng`. A value is kept when no constraint reading
+  /// its variable is false and every constraint left with one unassigned variable still has
+  /// a value for it (forward checking); the coverage once its variables are assigned.
+  func search(_ forced: [Int], _ rng: inout SplitMix64) throws(ConfigurationError) -> [Int]? {
+    // A forced value the narrowed domains exclude has no valid configuration.
+    for (p, v) in forced.enumerated() where v != unassigned && !domains[p].contains(v) { return nil }
+    var values = [Int](repeating: unassigned, count: variableCount)
+    for c in constant where Self.partial(constraints[c], values) == 0 { return nil }
+    let n = order.count
+    let sequence = order.indices.filter { forced[$0] != unassigned } + order.indices.filter { forced[$0] == unassigned }
+    var depthOf = [Int](repeating: 0, count: n)
+    for (d, p) in sequence.enumerated() { depthOf[p] = d }
+    let coverageAt = checksCoverage ? (coverage.map { depthOf[$0] }.max() ?? -1) : n
+    if coverageAt < 0, !harness.covers(valueOf: { values[$0] }) { return nil }
+    var start = [Int](repeating: 0, count: n)
+    var tried = [Int](repeating: 0, count: n)
+    var d = 0
+    var assignments = 0
+    while d >= 0 {
+      if d == n { return values }
+      let p = sequence[d]
+      let i = order[p]
+      let count = forced[p] == unassigned ? domains[p].count : 1
+      if tried[d] == 0, count > 1 { start[d] = Int(rng.next() % UInt64(count)) }
+      guard tried[d] < count else {
+        values[i] = unassigned
+        tried[d] = 0
+        d -= 1
+        continue
+      }
+      values[i] = forced[p] == unassigned ? domains[p][(start[d] + tried[d]) % count] : forced[p]
+      tried[d] += 1
+      assignments += 1
+      if assignments > searchBudget { throw .searchLimit(searchBudget) }
+      guard consistent(p, forced, &values) else { continue }
+      if d == coverageAt, !harness.covers(valueOf: { values[$0] }) { continue }
+      d += 1
+    }
+    return nil
+  }
+
+  /// No constraint reading position `p`'s variable is false, and each one with a single
+  /// unassigned variable left has a value for it that does not make it false.
+  func consistent(_ p: Int, _ forced: [Int], _ values: inout [Int]) -> Bool {
+    for c in checks[p] {
+      guard let value = Self.partial(constraints[c], values) else {
+        var open = -1
+        for q in reads[c] where values[order[q]] == unassigned {
+          if open >= 0 { open = -2 }
+          if open == -1 { open = q }
+        }
+        guard open >= 0 else { continue }
+        let u = order[open]
+        let candidates = forced[open] == unassigned ? domains[open] : [forced[open]]
+        var supported = false
+        for v in candidates {
+          values[u] = v
+          supported = Self.partial(constraints[c], values) != 0
+          if supported { break }
+        }
+        values[u] = unassigned
+        if !supported { return false }
+        continue
+      }
+      if value == 0 { return false }
+    }
+    return true
+  }
+
+  /// Kleene's three-valued evaluation: nil when the value depends on unassigned variables.
+  static func partial(_ e: Expr, _ values: [Int]) -> Int? {
+    switch e {
+    case .constant(let c): return c
+    case .variable(let i): return values[i] == unassigned ? nil : values[i]
+    case .not(let a): return partial(a, values).map { $0 == 0 ? 1 : 0 }
+    case .and(let xs):
+      var unknown = false
+      for x in xs {
+        guard let v = partial(x, values) else {
+          unknown = true
+          continue
+        }
+        if v == 0 { return 0 }
+      }
+      return unknown ? nil : 1
+    case .or(let xs):
+      var unknown = false
+      for x in xs {
+        guard let v = partial(x, values) else {
+          unknown = true
+          continue
+        }
+        if v != 0 { return 1 }
+      }
+      return unknown ? nil : 0
+    case .implies(let a, let b):
+      let left = partial(a, values)
+      if left == 0 { return 1 }
+      let right = partial(b, values)
+      if let right, right != 0 { return 1 }
+      guard left != nil, right != nil else { return nil }
+      return 0
+    case .member(let a, let set): return partial(a, values).map { set.contains($0) ? 1 : 0 }
+    case .equal(let a, let b), .notEqual(let a, let b), .less(let a, let b), .lessOrEqual(let a, let b),
+      .add(let a, let b), .subtract(let a, let b):
+      guard partial(a, values) != nil, partial(b, values) != nil else { return nil }
+      return try? e.evaluate(values)
+    }
+  }
+}
