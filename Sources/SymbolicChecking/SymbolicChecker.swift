@@ -93,10 +93,10 @@ public struct SymbolicChecker: Sendable {
     invariant.isBuiltin && ![.terminates, .doneReachable, .stepsReachable].contains(invariant)
   }
 
-  /// The most steps a model may have for its safety properties to share one fixpoint: on a
-  /// 200-state chain the union of ten properties' sets did not finish in an hour, while each
-  /// property alone takes seconds (issue 14). Above it each property gets its own fixpoint.
-  public static let sharedFixpointMaxSteps = 64
+  /// The time the one fixpoint shared by the safety properties may take (at most the property
+  /// budget): it only saves time, so past it each property gets its own fixpoint. On a 200-state
+  /// chain the shared one did not finish in an hour while each property alone takes seconds.
+  public static let sharedFixpointSeconds = 10.0
 
   /// One session (context, encoding) for the whole model; with the fixpoint engine and no
   /// `explain`, one fixpoint over the union of the safety properties' bad cases first: when
@@ -117,9 +117,10 @@ public struct SymbolicChecker: Sendable {
     }
     var shared: (iterations: Int, seconds: Double, count: Int)?
     let safety = invariants.filter(Self.isSafety)
-    if engine == .fixpoint, !explain, safety.count > 1, model.steps.count <= Self.sharedFixpointMaxSteps,
-      (try? session.constraintsSatisfiable()) == true
-    {
+    if engine == .fixpoint, !explain, safety.count > 1, (try? session.constraintsSatisfiable()) == true {
+      let budget = limits.budgetSeconds > 0 ? limits.budgetSeconds : .infinity
+      session.limits.budgetSeconds = min(budget, Self.sharedFixpointSeconds)
+      defer { session.limits = limits }
       let start = DispatchTime.now()
       progress?("\(safety.count) safety properties in one fixpoint")
       let fixpoint = BackwardFixpoint(session: session)
