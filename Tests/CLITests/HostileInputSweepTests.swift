@@ -67,4 +67,22 @@ struct HostileInputSweepTests {
       #expect(run.stderr.contains("\(path): is \(kind)"), "\(run.stderr)")
     }
   }
+
+  @Test("simulate with more than 1,000 calls is bad usage naming the limit (20,000 calls ran past 20 s)")
+  func simulateTooManyCalls() throws {
+    let run = try CommandLineTests.run(
+      ["simulate", "models/2023-swift.yaml"] + Array(repeating: "correctPassword", count: 1_001))
+    #expect(run.status == 64, "\(run.stderr)")
+    #expect(run.stderr.contains("at most 1000 calls per run (CALL arguments), not 1001"), "\(run.stderr)")
+  }
+
+  @Test("a variable given twice to --set is bad usage for graph and simulate (which value would win?)")
+  func settingTwice() throws {
+    for command in ["graph", "simulate"] {
+      let run = try CommandLineTests.run(
+        [command, "models/2023-swift.yaml", "--set", "pool.mfa=off", "--set", "pool.mfa=required"])
+      #expect(run.status == 64, "\(command): \(run.stderr)")
+      #expect(run.stderr.contains("--set gives 'pool.mfa' twice"), "\(command): \(run.stderr)")
+    }
+  }
 }
