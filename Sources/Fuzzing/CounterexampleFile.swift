@@ -112,12 +112,6 @@ package struct CounterexampleFile: Codable, Sendable, Equatable {
     return path
   }
 
-  /// The two fields read before anything else.
-  private struct Header: Decodable {
-    let format: String?
-    let version: Int?
-  }
-
   /// The `format` every counterexample file carries.
   package static let formatName = "signin-spec-counterexample"
   /// The versions this signin-spec reads.
@@ -130,38 +124,74 @@ package struct CounterexampleFile: Codable, Sendable, Equatable {
     do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
       throw CounterexampleReadError(path: path, field: nil, reason: "cannot be read (\(error.localizedDescription))")
     }
-    guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil else {
-      throw CounterexampleReadError(path: path, field: nil, reason: "is not JSON")
+    if let offset = JSONNesting.firstTooDeep([UInt8](data)) {
+      throw CounterexampleReadError(
+        path: path, field: nil,
+        reason: "nests arrays and objects deeper than \(JSONNesting.maxDepth) levels (at byte \(offset)), the limit")
     }
-    let header: Header
-    do { header = try JSONDecoder().decode(Header.self, from: data) } catch let error as DecodingError {
-      let problem = CounterexampleReadError.from(error, path: path)
-      if problem.field == nil {
-        throw CounterexampleReadError(path: path, field: nil, reason: "is not a JSON object")
+    let parsed: Any
+    do { parsed = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) } catch {
+      // Foundation says where (line, column) and what (a number out of range, a bad byte).
+      let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey].map {
+        ": \(String(describing: $0).prefix(200))"
       }
-      throw problem
-    } catch {
-      throw CounterexampleReadError(path: path, field: nil, reason: "\(error)")
+      throw CounterexampleReadError(path: path, field: nil, reason: "is not JSON" + (detail ?? ""))
     }
-    guard let format = header.format else {
+    guard let header = parsed as? [String: Any] else {
+      throw CounterexampleReadError(path: path, field: nil, reason: "is not a JSON object")
+    }
+    guard let rawFormat = header["format"] else {
       throw CounterexampleReadError(path: path, field: "format", reason: "missing; not a \(formatName) file")
     }
-    guard format == formatName else {
-      throw CounterexampleReadError(path: path, field: "format", reason: "is \"\(format)\", not \"\(formatName)\"")
+    guard let format = rawFormat as? String else {
+      throw CounterexampleReadError(path: path, field: "format", reason: "must be the string \"\(formatName)\"")
     }
-    guard let version = header.version else {
+    guard format == formatName else {
+      throw CounterexampleReadError(
+        path: path, field: "format", reason: "is \"\(format.prefix(80))\", not \"\(formatName)\"")
+    }
+    guard let rawVersion = header["version"] else {
       throw CounterexampleReadError(path: path, field: "version", reason: "missing")
     }
-    guard readableVersions.contains(version) else {
+    // Any JSON number is read (1e308, -0, 2.5): only an integer in the readable range is a version.
+    guard !(rawVersion is String), let number = rawVersion as? NSNumber else {
+      throw CounterexampleReadError(path: path, field: "version", reason: "has the wrong type: expected a number")
+    }
+    guard let version = Int(exactly: number.doubleValue), readableVersions.contains(version) else {
       throw CounterexampleReadError(
         path: path, field: "version",
-        reason: "\(version) is not a version this signin-spec reads (\(readableVersions.lowerBound) to "
-          + "\(readableVersions.upperBound)); regenerate the case with `signin-spec fuzz`")
+        reason: "\(String(describing: rawVersion).prefix(40)) is not a version this signin-spec reads "
+          + "(\(readableVersions.lowerBound) to \(readableVersions.upperBound)); regenerate the case with "
+          + "`signin-spec fuzz`")
     }
-    do { return try JSONDecoder().decode(CounterexampleFile.self, from: data) } catch let error as DecodingError {
+    for field in ["failingCall", "originalLength", "shrunkLength"] {
+      guard let value = header[field], !(value is String), let number = value as? NSNumber else { continue }
+      if Int(exactly: number.doubleValue) == nil || abs(number.doubleValue) >= 9.0e15 {
+        throw CounterexampleReadError(
+          path: path, field: field, reason: "\(String(describing: value).prefix(40)) is not a whole number in range")
+      }
+    }
+    let file: CounterexampleFile
+    do { file = try JSONDecoder().decode(CounterexampleFile.self, from: data) } catch let error as DecodingError {
       throw CounterexampleReadError.from(error, path: path)
     } catch {
       throw CounterexampleReadError(path: path, field: nil, reason: "\(error)")
+    }
+    try file.checkCounts(path: path)
+    return file
+  }
+
+  /// Numbers the schema cannot rule out: an index into `calls`, lengths, a fuzz case's calls.
+  private func checkCounts(path: String) throws(CounterexampleReadError) {
+    guard (0...max(0, calls.count - 1)).contains(failingCall) else {
+      throw CounterexampleReadError(
+        path: path, field: "failingCall", reason: "\(failingCall) is not the index of one of its \(calls.count) calls")
+    }
+    for (field, value) in [("originalLength", originalLength), ("shrunkLength", shrunkLength)] where value < 0 {
+      throw CounterexampleReadError(path: path, field: field, reason: "\(value) is negative")
+    }
+    if invariant == nil && fuzzCase.calls.isEmpty {
+      throw CounterexampleReadError(path: path, field: "fuzzCase.calls", reason: "empty; a fuzz case has calls")
     }
   }
 

@@ -68,7 +68,7 @@ final class ScenarioFileReader {
     // aliases and nesting are checked before Yams builds a node (an alias bomb cannot hang it).
     let root: Node?
     do {
-      root = try ModelLoader.document(file: file)
+      root = try ModelLoader.document(file: file, what: "a scenario file")
     } catch {
       diagnostics.append(contentsOf: error.diagnostics)
       return []

@@ -25,6 +25,8 @@ struct BackwardFixpoint {
 
   let session: SymbolicSession
   let maxIterations: Int
+  /// Started when the fixpoint is made: each property's fixpoints get their own budget.
+  let clock: FixpointLimits.Clock
 
   var model: SignInModel { session.model }
   var context: Z3Context { session.context }
@@ -33,9 +35,10 @@ struct BackwardFixpoint {
   var state: [Int: Z3Term] { session.state }
 
   /// A fixpoint over the session's shared context and encoding.
-  init(session: SymbolicSession, maxIterations: Int = 500) {
+  init(session: SymbolicSession) {
     self.session = session
-    self.maxIterations = maxIterations
+    self.maxIterations = session.limits.maxIterations
+    self.clock = FixpointLimits.Clock(limits: session.limits)
   }
 
   private var flowConstants: [Z3Term] { model.flowIndices.map { state[$0]! } }
@@ -104,8 +107,13 @@ struct BackwardFixpoint {
       growth.assert(encoding.validConfiguration(state))
       exclude(initial)
     }
-    for iteration in 1...maxIterations {
-      let added = model.steps.indices.map { tidy(update(frontier ? layer : current, $0)) }
+    for iteration in 1...max(1, maxIterations) {
+      if let spent = clock.spent(after: iteration - 1) { return .unknown(spent) }
+      var added: [Z3Term] = []
+      for s in model.steps.indices {
+        added.append(tidy(update(frontier ? layer : current, s)))
+        if let spent = clock.spent(after: iteration - 1) { return .unknown(spent) }
+      }
       let grew: Z3Result
       if frontier {
         growth.push()
@@ -133,7 +141,7 @@ struct BackwardFixpoint {
         return try badStart(current) ?? .proven(iterations: iteration, invariant: current)
       }
     }
-    return .unknown("no fixpoint after \(maxIterations) iterations")
+    return .unknown(session.limits.iterationsSpent())
   }
 
   /// `formula` simplified, with each conjunction's equalities `x = numeral` substituted into

@@ -153,7 +153,8 @@ struct PropertyFixpoint {
       let post = encoding.postFlow(branch, state)
       return model.flowIndices.map { post[$0]! }
     }
-    for iteration in 1...fixpoint.maxIterations {
+    for iteration in 1...max(1, fixpoint.maxIterations) {
+      if let spent = fixpoint.clock.spent(after: iteration - 1) { return .unknown(spent) }
       let next = model.steps.indices.map { s -> Z3Term in
         if model.steps[s].isTerminal { return context.bool(false) }
         let indices = byStep[s] ?? []
@@ -176,7 +177,7 @@ struct PropertyFixpoint {
       case .unsatisfiable: return .sets(current, iterations: iteration)
       }
     }
-    return .unknown("no fixpoint after \(fixpoint.maxIterations) iterations")
+    return .unknown(fixpoint.session.limits.iterationsSpent())
   }
 
   /// A valid configuration where `condition` (over the configuration) holds: nil when none,

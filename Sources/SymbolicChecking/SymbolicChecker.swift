@@ -58,6 +58,8 @@ public struct SymbolicChecker: Sendable {
   /// queries ignore it.
   public let resourceLimit: UInt32
   public let maxDepth: Int
+  /// Bounds on each fixpoint: iterations (deterministic) and a per-property time budget.
+  public var limits = FixpointLimits()
   /// Told which property (or group) is being proven, before each; for a progress line.
   public var progress: (@Sendable (String) -> Void)?
 
@@ -91,6 +93,11 @@ public struct SymbolicChecker: Sendable {
     invariant.isBuiltin && ![.terminates, .doneReachable, .stepsReachable].contains(invariant)
   }
 
+  /// The time the one fixpoint shared by the safety properties may take (at most the property
+  /// budget): it only saves time, so past it each property gets its own fixpoint. On a 200-state
+  /// chain the shared one did not finish in an hour while each property alone takes seconds.
+  public static let sharedFixpointSeconds = 10.0
+
   /// One session (context, encoding) for the whole model; with the fixpoint engine and no
   /// `explain`, one fixpoint over the union of the safety properties' bad cases first: when
   /// no valid start reaches any of them, each is proven (its witnesses are still asked one by
@@ -101,6 +108,7 @@ public struct SymbolicChecker: Sendable {
     do throws(Z3Error) {
       session = try SymbolicSession(
         model: model, system: system, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
+      session.limits = limits
     } catch {
       return invariants.map {
         ProofResult(
@@ -110,6 +118,9 @@ public struct SymbolicChecker: Sendable {
     var shared: (iterations: Int, seconds: Double, count: Int)?
     let safety = invariants.filter(Self.isSafety)
     if engine == .fixpoint, !explain, safety.count > 1, (try? session.constraintsSatisfiable()) == true {
+      let budget = limits.budgetSeconds > 0 ? limits.budgetSeconds : .infinity
+      session.limits.budgetSeconds = min(budget, Self.sharedFixpointSeconds)
+      defer { session.limits = limits }
       let start = DispatchTime.now()
       progress?("\(safety.count) safety properties in one fixpoint")
       let fixpoint = BackwardFixpoint(session: session)
@@ -318,6 +329,7 @@ public struct SymbolicChecker: Sendable {
 
   /// Z3's reason for an unknown answer, worded for the report.
   func describe(_ reason: String) -> String {
+    if FixpointLimits.isLimit(reason) { return reason }
     switch reason {
     case "", "ok", "unknown", "canceled", "timeout":
       let resource = resourceLimit > 0 ? ", the resource limit (--rlimit \(resourceLimit) per query)" : ""

@@ -20,6 +20,8 @@ final class SymbolicSession {
   let state: [Int: Z3Term]
   let timeoutMilliseconds: UInt32
   let resourceLimit: UInt32
+  /// Bounds on each fixpoint (iterations, a per-property time budget).
+  var limits = FixpointLimits()
   private var satisfiable: Bool?
 
   init(model: SignInModel, system: TransitionSystem, timeoutMilliseconds: UInt32, resourceLimit: UInt32) throws(Z3Error)

@@ -42,9 +42,7 @@ struct Graph: ParsableCommand {
   var trace: String?
 
   func validate() throws {
-    for setting in settings where !setting.contains("=") {
-      throw ValidationError("--set takes NAME=VALUE, not '\(setting)'")
-    }
+    try OptionChecks.settings(settings)
   }
 
   func run() throws {

@@ -18,6 +18,18 @@ enum OptionChecks {
     }
   }
 
+  /// `--set NAME=VALUE` settings: each has `=`, and no name is set twice (which value would win?).
+  static func settings(_ settings: [String]) throws {
+    var seen = Set<Substring>()
+    for setting in settings {
+      guard let eq = setting.firstIndex(of: "=") else {
+        throw ValidationError("--set takes NAME=VALUE, not '\(setting)'")
+      }
+      let name = setting[..<eq]
+      guard seen.insert(name).inserted else { throw ValidationError("--set gives '\(name)' twice") }
+    }
+  }
+
   /// A duration in seconds: finite, above zero and at most `limit`.
   static func seconds(_ value: Double?, _ text: String, _ option: String, limit: Double) throws {
     guard let value, value.isFinite else {

@@ -48,6 +48,16 @@ struct Prove: ParsableCommand {
   /// The default `--rlimit`: far above what the shipped models need (see the README's Limits).
   static let defaultResourceLimit = 50_000_000
 
+  @Option(help: "Most iterations of one fixpoint (deterministic); past it the property is UNKNOWN (exit 4).")
+  var maxIterations: Int = FixpointLimits.defaultMaxIterations
+
+  @Option(
+    help: """
+      Wall-clock budget of one property in seconds, checked between fixpoint iterations and \
+      simplifications, 0 for none; past it the property is UNKNOWN (exit 4).
+      """)
+  var propertyBudget: Int = Int(FixpointLimits.defaultBudgetSeconds)
+
   @Option(help: "Show step names as this platform calls them (swift, js, android, flutter).")
   var platform: String?
 
@@ -55,6 +65,8 @@ struct Prove: ParsableCommand {
     try OptionChecks.range(timeout, 1...OptionChecks.maxSeconds, "--timeout", unit: " seconds")
     try OptionChecks.range(memory, 64...1_048_576, "--memory", unit: " MB")
     try OptionChecks.range(rlimit, 0...Int(UInt32.max), "--rlimit")
+    try OptionChecks.range(maxIterations, 1...1_000_000, "--max-iterations")
+    try OptionChecks.range(propertyBudget, 0...OptionChecks.maxSeconds, "--property-budget", unit: " seconds")
     if SymbolicChecker.Engine(rawValue: engine) == nil {
       throw ValidationError("unknown engine '\(engine)'; use fixpoint or spacer")
     }
@@ -76,6 +88,7 @@ struct Prove: ParsableCommand {
         model: model, engine: engine,
         timeoutMilliseconds: UInt32(timeout * 1000),
         memoryMegabytes: memory, resourceLimit: UInt32(rlimit))
+      checker.limits = FixpointLimits(maxIterations: maxIterations, budgetSeconds: Double(propertyBudget))
       let progress = Z3Progress.terminalLine(model.name)
       if let progress { checker.progress = { @Sendable label in progress.proving(label) } }
       let report = checker.prove(invariants: invariants, explain: explain)

@@ -15,6 +15,7 @@ struct Replay: AsyncParsableCommand {
         signin-spec replay
         signin-spec replay counterexamples/01680ebd2c5f794e.json --explain
         signin-spec replay counterexamples --client stuckOnUnknownChallenge
+        signin-spec replay corpus --allow-empty
       """)
 
   @Argument(help: "Counterexample files or folders (default: counterexamples/).")
@@ -42,6 +43,9 @@ struct Replay: AsyncParsableCommand {
     }
   }
 
+  @Flag(help: "Accept a folder with no counterexample files (otherwise exit 64: a wrong path must not pass).")
+  var allowEmpty = false
+
   @Flag(help: "Delete the STALE cases (their calls no longer fit the model): the way out after a model change.")
   var pruneStale = false
 
@@ -62,8 +66,17 @@ struct Replay: AsyncParsableCommand {
         throw ValidationError("\(path) is \(kind); give a counterexample file (.json) or a folder of them")
       }
       if isDirectory.boolValue {
-        files += try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".json") }.sorted()
-          .map { CasePath(path: (path as NSString).appendingPathComponent($0), folder: path) }
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
+          throw ValidationError("cannot list the folder \(path): \(error.localizedDescription)")
+        }
+        let cases = names.filter { $0.hasSuffix(".json") }.sorted()
+        if cases.isEmpty && !allowEmpty {
+          throw ValidationError(
+            "the folder \(path) has no counterexample files (*.json); check the path, or give --allow-empty "
+              + "when an empty corpus is expected")
+        }
+        files += cases.map { CasePath(path: (path as NSString).appendingPathComponent($0), folder: path) }
       } else {
         let folder = (path as NSString).deletingLastPathComponent
         files.append(CasePath(path: path, folder: folder.isEmpty ? "." : folder))
@@ -99,6 +112,8 @@ struct Replay: AsyncParsableCommand {
           .first { (try? ModelLoader.load(file: $0))?.name == file.model.name } ?? file.model.file
       let model: SignInModel
       do { model = try ModelLoader.load(file: modelPath) } catch {
+        printError(
+          "\(path): error: field 'model.file': the case's model \(modelPath.prefix(200)) cannot be loaded")
         printError(error.description)
         throw ExitStatus.badModel
       }

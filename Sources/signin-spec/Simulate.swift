@@ -33,8 +33,14 @@ struct Simulate: ParsableCommand {
     guard ["text", "json"].contains(format) else {
       throw ValidationError("--format must be text or json, not '\(format)'")
     }
-    for s in settings where !s.contains("=") { throw ValidationError("--set takes NAME=VALUE, not '\(s)'") }
+    try OptionChecks.settings(settings)
+    guard calls.count <= Self.maxCalls else {
+      throw ValidationError("at most \(Self.maxCalls) calls per run (CALL arguments), not \(calls.count)")
+    }
   }
+
+  /// The most calls one run replays: each is printed, and thousands would run for minutes.
+  static let maxCalls = 1_000
 
   func run() throws {
     let loaded = try ModelOptions.parse([model]).loadModels()[0]

@@ -42,7 +42,8 @@ struct HostileInputSweepTests {
     #expect(mkfifo(path, 0o600) == 0)
     let run = try CommandLineTests.run(["scenarios", path])
     #expect(run.status == 2)
-    #expect(run.stderr.contains("FIFO"), "\(run.stderr)")
+    #expect(run.stderr.contains("cannot read a scenario file from a FIFO"), "\(run.stderr)")
+    #expect(!run.stderr.contains("a model"), "\(run.stderr)")
   }
 
   @Test("graph --trace names the option and what the path is: a FIFO, a directory or a device")
@@ -64,6 +65,24 @@ struct HostileInputSweepTests {
       let run = try CommandLineTests.run(["docs", path])
       #expect(run.status == 2, "\(path): \(run.stderr)")
       #expect(run.stderr.contains("\(path): is \(kind)"), "\(run.stderr)")
+    }
+  }
+
+  @Test("simulate with more than 1,000 calls is bad usage naming the limit (20,000 calls ran past 20 s)")
+  func simulateTooManyCalls() throws {
+    let run = try CommandLineTests.run(
+      ["simulate", "models/2023-swift.yaml"] + Array(repeating: "correctPassword", count: 1_001))
+    #expect(run.status == 64, "\(run.stderr)")
+    #expect(run.stderr.contains("at most 1000 calls per run (CALL arguments), not 1001"), "\(run.stderr)")
+  }
+
+  @Test("a variable given twice to --set is bad usage for graph and simulate (which value would win?)")
+  func settingTwice() throws {
+    for command in ["graph", "simulate"] {
+      let run = try CommandLineTests.run(
+        [command, "models/2023-swift.yaml", "--set", "pool.mfa=off", "--set", "pool.mfa=required"])
+      #expect(run.status == 64, "\(command): \(run.stderr)")
+      #expect(run.stderr.contains("--set gives 'pool.mfa' twice"), "\(command): \(run.stderr)")
     }
   }
 }

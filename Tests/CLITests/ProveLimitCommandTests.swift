@@ -30,4 +30,23 @@ struct ProveLimitCommandTests {
     #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
     #expect(run.stderr.contains("--rlimit"), "\(run.stderr)")
   }
+
+  @Test("--max-iterations 1 ends every fixpoint that needs a second iteration: UNKNOWN naming the option, exit 4")
+  func iterationLimit() throws {
+    let run = try CommandLineTests.run(["prove", "--max-iterations", "1", "models/2023-swift.yaml"])
+    #expect(run.status == 4, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("no fixpoint after 1 iterations, the limit (--max-iterations 1)"), "\(run.stdout)")
+  }
+
+  @Test(
+    "a --max-iterations or --property-budget out of range is bad usage naming the option",
+    arguments: [
+      ["--max-iterations", "0"], ["--max-iterations", "-3"], ["--property-budget", "-1"],
+      ["--property-budget", "99999999999"], ["--property-budget", "nan"],
+    ])
+  func badFixpointLimits(option: [String]) throws {
+    let run = try CommandLineTests.run(["prove"] + option + ["models/2023-swift.yaml"])
+    #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
+    #expect(run.stderr.contains(option[0]), "\(run.stderr)")
+  }
 }

@@ -62,6 +62,44 @@ struct ReplayCommandTests {
     #expect(run.stderr.contains("case.json: error: is not a JSON object"))
   }
 
+  @Test("a version that is a huge, fractional or negative number is unsupported, naming the file and the field")
+  func hugeVersion() throws {
+    for version in ["1e308", "2.5", "-0", "18446744073709551616"] {
+      let folder = try Self.corpus { _ in }
+      let text = try String(contentsOfFile: Self.original, encoding: .utf8)
+        .replacingOccurrences(of: #""version" : 2"#, with: #""version" : \#(version)"#)
+      #expect(text.contains(version))
+      try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/case.json"))
+      let run = try CommandLineTests.run(["replay", folder])
+      #expect(run.status == 2, "\(version): \(run.stderr)")
+      #expect(
+        run.stderr.contains("case.json: error: field 'version':") && !run.stderr.contains("JSON object"),
+        "\(version): \(run.stderr)")
+    }
+    // Past Double's range JSON itself cannot be read here: Foundation's reason, with the file.
+    let folder = try Self.corpus { _ in }
+    let text = try String(contentsOfFile: Self.original, encoding: .utf8)
+      .replacingOccurrences(of: #""version" : 2"#, with: #""version" : 1e400"#)
+    try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/case.json"))
+    let run = try CommandLineTests.run(["replay", folder])
+    #expect(run.status == 2)
+    #expect(run.stderr.contains("case.json: error: is not JSON: Number 1e400 is not representable"), "\(run.stderr)")
+  }
+
+  @Test("an empty folder is bad usage naming the path (a wrong path must not pass), unless --allow-empty")
+  func emptyFolder() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try Data("not a case".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
+    let run = try CommandLineTests.run(["replay", folder])
+    #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
+    #expect(run.stderr.contains("the folder \(folder) has no counterexample files"), "\(run.stderr)")
+    #expect(run.stderr.contains("--allow-empty"))
+    let allowed = try CommandLineTests.run(["replay", "--allow-empty", folder])
+    #expect(allowed.status == 0, "\(allowed.stderr)")
+    #expect(allowed.stdout.contains("0 cases replayed"), "\(allowed.stdout)")
+  }
+
   @Test("a wrong schema names the JSON path of the field")
   func wrongSchema() throws {
     let folder = try Self.corpus { object in

@@ -1,5 +1,6 @@
 import Foundation
 import LoaderFuzzing
+import SignInModel
 import Testing
 
 @Suite("The loader's own fuzz test")
@@ -22,9 +23,29 @@ struct LoaderFuzzTests {
     #expect(figures.inputs == 2_000)
     #expect(figures.failures.isEmpty, "\(figures.failures.prefix(5))")
     #expect(figures.inputs - figures.loaded > 1_000)
+    // Acceptance paths too: mutants that stay valid (a comment dropped, a line re-indented
+    // inside a comment, a `#` appended) must load; 0 loaded would mean the harness rejects all.
+    #expect(figures.loaded >= 40, "only \(figures.loaded) of 2,000 mutants loaded")
     #expect(figures.rejectionsByKind["alias bomb", default: 0] > 0)
     #expect(figures.rejectionsByKind["expression depth", default: 0] > 0)
     #expect(figures.rejectionsByKind["not UTF-8", default: 0] > 0)
+  }
+
+  @Test("each shipped model loads in process with any one comment line dropped (the acceptance path)")
+  func droppedCommentLoads() throws {
+    for (m, model) in try Self.shippedModels().enumerated() {
+      let lines = model.split(separator: "\n", omittingEmptySubsequences: false)
+      let comments = lines.indices.filter { lines[$0].trimmingCharacters(in: .whitespaces).hasPrefix("#") }
+      #expect(comments.count > 10)
+      for i in comments.prefix(40) {
+        var kept = lines
+        kept.remove(at: i)
+        let bytes = Array(kept.joined(separator: "\n").utf8)
+        #expect(
+          (try? ModelLoader.load(bytes: bytes, file: "model-\(m)-without-line-\(i + 1).yaml")) != nil,
+          "model \(m) without line \(i + 1)")
+      }
+    }
   }
 
   @Test("the same seed gives the same inputs")

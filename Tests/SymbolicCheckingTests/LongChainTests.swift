@@ -45,4 +45,20 @@ struct LongChainTests {
       #expect(e.map(EngineAgreementTests.kind) == s.map(EngineAgreementTests.kind))
     }
   }
+
+  @Test(
+    "every property of a 200-state chain is decided, as the explicit engine decides it (the shared fixpoint gives up)")
+  func everyPropertyOnLongerChain() throws {
+    let model = try CounterChain.model(length: 200)
+    let explicit = ExplicitChecker(model: model, jobs: 1).check()
+    var checker = SymbolicChecker(model: model)
+    // No per-property budget: the verdicts must not depend on the machine's speed.
+    checker.limits = FixpointLimits(budgetSeconds: 0)
+    let proof = checker.prove()
+    for (e, s) in zip(explicit.results, proof.results) {
+      #expect(
+        EngineAgreementTests.kind(e.verdict) == EngineAgreementTests.kind(s.verdict),
+        "\(e.invariant): explicit \(e.verdict), Z3 \(s.verdict)")
+    }
+  }
 }

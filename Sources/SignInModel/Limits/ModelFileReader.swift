@@ -8,18 +8,19 @@ enum ModelFileReader {
     let message: String
   }
 
-  static func read(_ path: String) -> Result<[UInt8], Problem> {
+  /// `what` names the kind of file in messages ("a model", "a scenario file").
+  static func read(_ path: String, what: String = "a model") -> Result<[UInt8], Problem> {
     var info = stat()
     guard stat(path, &info) == 0 else {
       return .failure(Problem(message: "cannot read the file: \(String(cString: strerror(errno)))"))
     }
     if let kind = nonRegularKind(info.st_mode) {
-      return .failure(Problem(message: "cannot read a model from \(kind); give a regular file"))
+      return .failure(Problem(message: "cannot read \(what) from \(kind); give a regular file"))
     }
     if Int(info.st_size) > ModelLimits.maxFileBytes {
       return .failure(
         Problem(
-          message: "the file has \(info.st_size) bytes; a model may have at most \(ModelLimits.maxFileBytes)"))
+          message: "the file has \(info.st_size) bytes; \(what) may have at most \(ModelLimits.maxFileBytes)"))
     }
     guard let handle = FileHandle(forReadingAtPath: path) else {
       return .failure(Problem(message: "cannot read the file: permission denied or it vanished"))

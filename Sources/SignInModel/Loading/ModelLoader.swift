@@ -24,9 +24,10 @@ public enum ModelLoader {
   /// file of at most `ModelLimits.maxFileBytes`, UTF-8, no control characters, not empty, aliases,
   /// depth and expanded size bounded before Yams builds a node): for other YAML files the tool
   /// reads, such as scenario files. Every error names the file, and the line where there is one.
-  public static func document(file path: String) throws(ModelLoadError) -> Node {
+  /// `what` names the kind of file in messages ("a scenario file").
+  public static func document(file path: String, what: String = "a YAML file") throws(ModelLoadError) -> Node {
     let data: [UInt8]
-    switch ModelFileReader.read(path) {
+    switch ModelFileReader.read(path, what: what) {
     case .success(let bytes): data = bytes
     case .failure(let problem):
       throw ModelLoadError(diagnostics: [ModelDiagnostic(file: path, line: 0, message: problem.message)])
