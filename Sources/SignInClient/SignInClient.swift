@@ -560,7 +560,10 @@ public actor SignInClient {
 
   private func redact(_ text: String) -> String {
     var result = text
-    for secret in secrets where secret.count >= 3 {
+    // Longest first, then in text order: a secret inside another ("Passw0rd!" in "NewPassw0rd!")
+    // must not leave the rest of the longer one showing, whatever the set's order.
+    let ordered = secrets.sorted { ($0.utf8.count, $1) > ($1.utf8.count, $0) }
+    for secret in ordered where secret.count >= 3 {
       // Byte by byte for ASCII text and secrets (the same result); Foundation otherwise.
       result =
         UTF8Search.replacing(secret, with: "[redacted]", in: result)

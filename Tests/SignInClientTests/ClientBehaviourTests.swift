@@ -120,6 +120,24 @@ struct ClientBehaviourTests {
     }
   }
 
+  @Test("a secret inside a longer one leaves nothing of the longer one showing, in any set order")
+  func nestedSecrets() async throws {
+    let (client, _) = Self.client([
+      .init(operation: "InitiateAuth", result: .success(Self.smsChallenge)),
+      .init(
+        operation: "RespondToAuthChallenge",
+        result: .failure(.service(type: "NotAuthorizedException", message: "answer NewPassw0rd!9 rejected"))),
+    ])
+    _ = try await client.signIn(username: "u", password: "Passw0rd!", options: SignInOptions(authFlow: .userPassword))
+    do {
+      _ = try await client.confirmSignIn(challengeResponse: "NewPassw0rd!9")
+      Issue.record("expected NotAuthorized")
+    } catch {
+      #expect(error.description.contains("answer [redacted] rejected"), "\(error.description)")
+      #expect(!error.description.contains("New"), "\(error.description)")
+    }
+  }
+
   @Test("signIn during a sign-in cancels it and starts again")
   func restartDuringFlow() async throws {
     let (client, _) = Self.client([
