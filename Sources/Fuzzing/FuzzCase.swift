@@ -142,6 +142,16 @@ package struct CaseExecutor: Sendable {
         execution.valid = false
         return execution
       }
+      // A network fault or service error on the second request only where the answer takes two
+      // requests before Cognito takes it (VerifySoftwareToken, then RespondToAuthChallenge, at a
+      // step that carries the TOTP secret); elsewhere the second request comes after the answer
+      // was taken, which is `setupFault`.
+      if call.response != ResponseName.setupFault.rawValue, let request = call.faultRequest, request > 0,
+        !(before.step.map { model.steps[$0].facts.carries.contains(.sharedSecret) } ?? false)
+      {
+        execution.valid = false
+        return execution
+      }
       let harnessCall = call.harnessCall
       let record: Harness.Record
       do {
