@@ -17,7 +17,10 @@ public enum TracePath {
     do {
       object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file)))
     } catch {
-      throw Failure(description: "\(file): cannot read the trace as JSON: \(error.localizedDescription)")
+      // Foundation's debug description says where (line, column) and what; the localized one does not.
+      let debug = (error as NSError).userInfo[NSDebugDescriptionErrorKey].map { String(describing: $0) }
+      let detail = String((debug ?? error.localizedDescription).prefix(200))
+      throw Failure(description: "\(file): cannot read the trace as JSON: \(detail)")
     }
     guard let root = object as? [String: Any] else { throw Failure(description: "\(file): expected a JSON object") }
     if root["format"] as? String == "signin-spec-counterexample" {

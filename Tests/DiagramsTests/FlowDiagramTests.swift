@@ -140,6 +140,21 @@ struct FlowDiagramTests {
       })
   }
 
+  @Test("A trace that is not JSON is refused with the file and where the JSON breaks")
+  func notJSON() throws {
+    let model = try ModelLoader.load(file: "models/2026-all-platforms.yaml")
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString).json").path
+    try Data("{\"a\": [1,2,}".utf8).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    do {
+      _ = try TracePath.read(file: path, model: model)
+      Issue.record("a broken JSON file was read as a trace")
+    } catch {
+      #expect(error.description.hasPrefix("\(path): cannot read the trace as JSON: "))
+      #expect(error.description.contains("character 11"), "\(error.description)")
+    }
+  }
+
   @Test("A trace for another model is refused with its name")
   func wrongModel() throws {
     let model = try ModelLoader.load(file: "models/2023-swift.yaml")
