@@ -4,13 +4,54 @@
 import Foundation
 import LoaderFuzzing
 
+let usage = """
+  usage: loader-fuzz [--inputs N] [--seed S] [--binary PATH] [--sample-every K] [--models DIR]
+    --inputs N        mutated models to load in process (default 100000, 1 ... 10000000)
+    --seed S          the mutator's seed (default 2026, 0 ... 2^64-1)
+    --binary PATH     the signin-spec binary for the sample (default .build/release/signin-spec)
+    --sample-every K  every K-th input also through the binary (default 500, 1 ... 10000000)
+    --models DIR      the models to mutate (default models)
+  exit: 0 no failure, 1 a failure (a signal, a hang, a rejection without a line), 64 bad usage
+  """
+
+/// Exit 64 naming the option, as the product's commands do.
+func usageError(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("loader-fuzz: \(message)\n\(usage)".utf8))
+  exit(64)
+}
+
+let known: Set<String> = ["--inputs", "--seed", "--binary", "--sample-every", "--models"]
 var options: [String: String] = [:]
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
-while let key = arguments.next() { options[key] = arguments.next() ?? "" }
-let inputs = Int(options["--inputs"] ?? "") ?? 100_000
-let seed = UInt64(options["--seed"] ?? "") ?? 2026
+while let key = arguments.next() {
+  if key == "--help" || key == "-h" {
+    print(usage, terminator: "")
+    exit(0)
+  }
+  guard known.contains(key) else { usageError("unknown option '\(key)'") }
+  guard let value = arguments.next() else { usageError("\(key) needs a value") }
+  options[key] = value
+}
+
+/// The integer value of `option` within `range`, or its default.
+func number(_ option: String, _ options: [String: String], default value: Int, in range: ClosedRange<Int>) -> Int {
+  guard let text = options[option] else { return value }
+  guard let n = Int(text), range.contains(n) else {
+    usageError("\(option) must be an integer in \(range.lowerBound) ... \(range.upperBound), not '\(text)'")
+  }
+  return n
+}
+
+let inputs = number("--inputs", options, default: 100_000, in: 1...10_000_000)
+let sampleEvery = number("--sample-every", options, default: 500, in: 1...10_000_000)
+let seed: UInt64
+if let text = options["--seed"] {
+  guard let s = UInt64(text) else { usageError("--seed must be an integer in 0 ... 2^64-1, not '\(text)'") }
+  seed = s
+} else {
+  seed = 2026
+}
 let binary = options["--binary"] ?? ".build/release/signin-spec"
-let sampleEvery = max(1, Int(options["--sample-every"] ?? "") ?? 500)
 let folder = options["--models"] ?? "models"
 
 let models = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".yaml") }
