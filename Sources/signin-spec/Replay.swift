@@ -13,7 +13,7 @@ struct Replay: AsyncParsableCommand {
     discussion: """
       Examples:
         signin-spec replay
-        signin-spec replay counterexamples/01680ebd2c5f794e.json --explain
+        signin-spec replay counterexamples/84fd369361e675ed.json --explain
         signin-spec replay counterexamples --client stuckOnUnknownChallenge
         signin-spec replay corpus --allow-empty
       """)

@@ -6,7 +6,7 @@ import Testing
 /// never a signal or a hang. The cases are the ones the sweep in the README ran.
 @Suite("Hostile counterexample files for replay and graph --trace")
 struct HostileCounterexampleTests {
-  static let original = "counterexamples/01680ebd2c5f794e.json"
+  static let original = "Tests/Fixtures/counterexample-unknown-challenge.json"
 
   static func text() throws -> String { try String(contentsOfFile: original, encoding: .utf8) }
 
