@@ -76,7 +76,7 @@ package struct ConfigurationGenerator: Sendable {
       narrowed[read[0]] = narrowed[read[0]].filter { v in
         scratch[i] = v
         defer { scratch[i] = unassigned }
-        return Self.partial(exprs[c], scratch) != 0
+        return exprs[c].evaluatePartially(scratch) != 0
       }
     }
     domains = Self.coverageProjection(harness, coverage.map { order[$0] }, narrowed, position)
@@ -188,7 +188,7 @@ package struct ConfigurationGenerator: Sendable {
     // A forced value the narrowed domains exclude has no valid configuration.
     for (p, v) in forced.enumerated() where v != unassigned && !domains[p].contains(v) { return nil }
     var values = [Int](repeating: unassigned, count: variableCount)
-    for c in constant where Self.partial(constraints[c], values) == 0 { return nil }
+    for c in constant where constraints[c].evaluatePartially(values) == 0 { return nil }
     let n = order.count
     let sequence = order.indices.filter { forced[$0] != unassigned } + order.indices.filter { forced[$0] == unassigned }
     var depthOf = [Int](repeating: 0, count: n)
@@ -226,7 +226,7 @@ package struct ConfigurationGenerator: Sendable {
   /// unassigned variable left has a value for it that does not make it false.
   func consistent(_ p: Int, _ forced: [Int], _ values: inout [Int]) -> Bool {
     for c in checks[p] {
-      guard let value = Self.partial(constraints[c], values) else {
+      guard let value = constraints[c].evaluatePartially(values) else {
         var open = -1
         for q in reads[c] where values[order[q]] == unassigned {
           if open >= 0 { open = -2 }
@@ -238,7 +238,7 @@ package struct ConfigurationGenerator: Sendable {
         var supported = false
         for v in candidates {
           values[u] = v
-          supported = Self.partial(constraints[c], values) != 0
+          supported = constraints[c].evaluatePartially(values) != 0
           if supported { break }
         }
         values[u] = unassigned
@@ -248,46 +248,5 @@ package struct ConfigurationGenerator: Sendable {
       if value == 0 { return false }
     }
     return true
-  }
-
-  /// Kleene's three-valued evaluation: nil when the value depends on unassigned variables.
-  static func partial(_ e: Expr, _ values: [Int]) -> Int? {
-    switch e {
-    case .constant(let c): return c
-    case .variable(let i): return values[i] == unassigned ? nil : values[i]
-    case .not(let a): return partial(a, values).map { $0 == 0 ? 1 : 0 }
-    case .and(let xs):
-      var unknown = false
-      for x in xs {
-        guard let v = partial(x, values) else {
-          unknown = true
-          continue
-        }
-        if v == 0 { return 0 }
-      }
-      return unknown ? nil : 1
-    case .or(let xs):
-      var unknown = false
-      for x in xs {
-        guard let v = partial(x, values) else {
-          unknown = true
-          continue
-        }
-        if v != 0 { return 1 }
-      }
-      return unknown ? nil : 0
-    case .implies(let a, let b):
-      let left = partial(a, values)
-      if left == 0 { return 1 }
-      let right = partial(b, values)
-      if let right, right != 0 { return 1 }
-      guard left != nil, right != nil else { return nil }
-      return 0
-    case .member(let a, let set): return partial(a, values).map { set.contains($0) ? 1 : 0 }
-    case .equal(let a, let b), .notEqual(let a, let b), .less(let a, let b), .lessOrEqual(let a, let b),
-      .add(let a, let b), .subtract(let a, let b):
-      guard partial(a, values) != nil, partial(b, values) != nil else { return nil }
-      return try? e.evaluate(values)
-    }
   }
 }
