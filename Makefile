@@ -2,11 +2,14 @@
 # Both install what they need on a fresh Debian machine (libz3-dev through apt-get).
 
 SWIFT ?= swift
-BUILD_FLAGS ?= -c release
+# One build serves verify, the tests and bench: release code with testability on, so the test
+# targets (`@testable import`) link against the same objects `make verify` built (no second,
+# debug build of BoringSSL, Z3's bindings and the rest).
+BUILD_FLAGS ?= -c release -Xswiftc -enable-testing
 BIN = .build/release/signin-spec
 JUNIT ?= .build/verify.junit.xml
 
-.PHONY: corpus verify test bench build deps moto clean graphs graphviz ci-tools lint-ci format format-check fuzz-loader
+.PHONY: corpus corpus-check verify test test-long test-times test-build bench build deps moto clean graphs graphviz ci-tools lint-ci format format-check fuzz-loader
 
 MODELS = $(wildcard models/*.yaml)
 DEBUG_BIN = .build/debug/signin-spec
@@ -80,12 +83,46 @@ verify: build
 	$(BIN) scenarios scenarios
 	$(BIN) docs
 
-## Unit, model and command-line tests (Swift Testing), after the formatting check
-## (`make test FORMAT_CHECK=` skips it).
+## The tests come in two tiers, chosen by suite name (README, "Tests"). Suites whose type name
+## ends in `LongTests` (engine-agreement sweeps, long chains, full-size loader fuzz and bug
+## catalogue) run in `make test-long`, with `corpus-check`; everything else, including a short
+## smoke run of each long check, runs in `make test`.
+LONG_TESTS = LongTests(/|$$)
+TEST_EVENTS = .build/test-events.jsonl
+LONG_TEST_EVENTS = .build/test-long-events.jsonl
+
+test-build: deps
+	$(SWIFT) build $(BUILD_FLAGS) --build-tests
+
+## Unit, model, command-line and conformance tests (Swift Testing), after the formatting check
+## (`make test FORMAT_CHECK=` skips it); then the five slowest suites of the run.
 FORMAT_CHECK ?= format-check
-test: deps moto ci-tools lint-ci $(FORMAT_CHECK)
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+test: deps moto ci-tools lint-ci $(FORMAT_CHECK) test-build
+	$(SWIFT) test $(BUILD_FLAGS) --skip-build --skip '$(LONG_TESTS)' \
+	  --event-stream-output-path $(TEST_EVENTS) --event-stream-version 0
+	@python3 scripts/test-times.py $(TEST_EVENTS) --top 5 --suites-only
+
+## The long tier: the suites `make test` leaves out (run before resolving an issue they cover;
+## the example workflow runs it nightly).
+test-long: deps moto ci-tools test-build
+	$(SWIFT) test $(BUILD_FLAGS) --skip-build --filter '$(LONG_TESTS)' \
+	  --event-stream-output-path $(LONG_TEST_EVENTS) --event-stream-version 0
+	@python3 scripts/test-times.py $(LONG_TEST_EVENTS) --top 5 --suites-only
+	$(MAKE) corpus-check
+
+## Where the time goes: both tiers run one test at a time (so a test's time is its own, not
+## time spent waiting for a core), then the slowest suites and tests of each.
+## `TIERS=fast` or `TIERS=long` measures one tier.
+TIERS ?= fast long
+test-times: deps moto ci-tools test-build
+	@for tier in $(TIERS); do \
+	  case $$tier in fast) sel="--skip";; long) sel="--filter";; *) echo "error: TIERS: fast or long, not $$tier" >&2; exit 64;; esac; \
+	  $(SWIFT) test $(BUILD_FLAGS) --skip-build --no-parallel $$sel '$(LONG_TESTS)' \
+	    --event-stream-output-path .build/test-times-$$tier.jsonl --event-stream-version 0 > .build/test-times-$$tier.log 2>&1 \
+	    || { tail -20 .build/test-times-$$tier.log; exit 1; }; \
+	  echo "== $$tier tier (make $$( [ $$tier = fast ] && echo test || echo test-long )), one test at a time"; \
+	  python3 scripts/test-times.py .build/test-times-$$tier.jsonl --top 10 || exit 1; \
+	done
 
 BUILTIN_INVARIANTS = terminates failAuthenticationRestarts noFactorSkipped offersAreUsable deterministic \
   isSignedInIffDone staysInDomain stepsReachable doneReachable boundedFailures preferredMFAHonoured \
@@ -138,6 +175,24 @@ corpus: build
 	  echo "$$bug on $$m: $$(grep -c 'saved as counterexamples' .build/corpus.log) saved"; \
 	done; done
 	$(BIN) replay counterexamples
+
+## The corpus is reproducible: regenerate it into a scratch folder exactly as `make corpus`
+## does (same seed, same runs) and require the same case files as counterexamples/ holds.
+## Part of `make test-long`; after a change of the models or the oracle, `make corpus` rewrites it.
+corpus-check: build
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	for bug in $(DELIBERATE_BUGS); do for m in models/*.yaml; do \
+	  $(BIN) fuzz --model "$$m" --client "$$bug" --runs $(CORPUS_RUNS) --seed 3 --jobs 1 --corpus "$$tmp" \
+	    > "$$tmp.log" 2>&1; rc=$$?; \
+	  if [ $$rc -gt 1 ]; then cat "$$tmp.log"; rm -f "$$tmp.log"; exit $$rc; fi; \
+	done; done; rm -f "$$tmp.log"; \
+	missing=$$(cd counterexamples && for f in *.json; do [ -e "$$tmp/$$f" ] || echo "$$f"; done); \
+	extra=$$(cd "$$tmp" && for f in *.json; do [ -e "$(CURDIR)/counterexamples/$$f" ] || echo "$$f"; done); \
+	if [ -n "$$missing$$extra" ]; then \
+	  [ -z "$$missing" ] || echo "$$missing" | sed 's/^/not regenerated: counterexamples\//' >&2; \
+	  [ -z "$$extra" ] || echo "$$extra" | sed 's/^/regenerated but not in counterexamples\/: /' >&2; \
+	  echo "error: the corpus does not regenerate as committed; run make corpus and review the change" >&2; exit 1; \
+	fi; echo "corpus-check: $$(ls counterexamples/*.json | wc -l) cases regenerate exactly"
 
 ## The loader's long fuzz run: 100,000 mutated models in process, a sample through the binary.
 fuzz-loader: build

