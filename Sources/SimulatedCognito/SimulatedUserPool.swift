@@ -421,12 +421,14 @@ package actor SimulatedUserPool: CognitoBackend {
     }
   }
 
-  /// CUSTOM_AUTH after PASSWORD_VERIFIER: a temporary password needs a new one; otherwise the
-  /// define trigger's custom challenge, or with `pool.customMfa` (mfaThenTokens, mfaThenCustom)
-  /// the pool's MFA first where the user has an active MFA type (no MFA_SETUP in a custom flow).
+  /// CUSTOM_AUTH after PASSWORD_VERIFIER (the model's `customAfterPassword`): a temporary
+  /// password needs a new one first; then the define trigger's custom challenge, or with
+  /// `pool.customMfa` (mfaThenTokens, mfaThenCustom) the pool's MFA first where the user has
+  /// an active MFA type (no MFA_SETUP in a custom flow).
   private func customAfterPassword() -> JSONObject {
     if status == "forceChangePassword" {
-      return challenge("NEW_PASSWORD_REQUIRED", Session(challenge: "NEW_PASSWORD_REQUIRED"))
+      return challenge(
+        "NEW_PASSWORD_REQUIRED", Session(challenge: "NEW_PASSWORD_REQUIRED", afterVerifier: .custom))
     }
     let customMfa = config["pool.customMfa"] ?? "none"
     let mfa = value("pool.mfa")
@@ -522,7 +524,8 @@ package actor SimulatedUserPool: CognitoBackend {
       guard (answers["NEW_PASSWORD"] ?? "").count >= 8 else { throw failedAttempt("InvalidPasswordException") }
       consume()
       status = "confirmed"
-      return afterFirstFactor()
+      // In CUSTOM_AUTH with SRP the define trigger's step follows the new password.
+      return session.afterVerifier == .custom ? customAfterPassword() : afterFirstFactor()
     default:
       throw fail("InvalidParameterException", "unexpected challenge \(name)")
     }

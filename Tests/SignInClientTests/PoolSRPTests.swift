@@ -24,47 +24,59 @@ struct PoolSRPTests {
       random: { n in [UInt8](repeating: 7, count: n) })
   }
 
-  /// A pool configured with `settings`, and the flow `signIn` uses.
+  /// A pool configured with `settings`, the flow `signIn` uses, the steps the client shows
+  /// (the first after signIn, the others after each answer) and the answers it gives.
   struct Case: Sendable, CustomTestStringConvertible {
     let label: String
     let settings: [String: String]
     let flow: AuthFlowType
-    /// The step after the password verifier, and the answer that finishes the sign-in.
-    let step: String
-    let answer: String?
+    let steps: [String]
+    let answers: [String]
     var testDescription: String { label }
   }
 
   static let cases = [
-    Case(label: "USER_SRP_AUTH, no MFA", settings: [:], flow: .userSRP, step: "done", answer: nil),
+    Case(label: "USER_SRP_AUTH, no MFA", settings: [:], flow: .userSRP, steps: ["done"], answers: []),
     Case(
-      label: "USER_SRP_AUTH, SMS MFA", settings: sms, flow: .userSRP, step: "confirmSignInWithSMSMFACode",
-      answer: SimulatedUserPool.code),
+      label: "USER_SRP_AUTH, SMS MFA", settings: sms, flow: .userSRP, steps: ["confirmSignInWithSMSMFACode", "done"],
+      answers: [SimulatedUserPool.code]),
     Case(
-      label: "USER_SRP_AUTH, TOTP", settings: totp, flow: .userSRP, step: "confirmSignInWithTOTPCode",
-      answer: SimulatedUserPool.code),
+      label: "USER_SRP_AUTH, TOTP", settings: totp, flow: .userSRP, steps: ["confirmSignInWithTOTPCode", "done"],
+      answers: [SimulatedUserPool.code]),
     Case(
       label: "USER_SRP_AUTH, temporary password", settings: ["user.status": "forceChangePassword"], flow: .userSRP,
-      step: "confirmSignInWithNewPassword", answer: "NewPassw0rd!"),
+      steps: ["confirmSignInWithNewPassword", "done"], answers: ["NewPassw0rd!"]),
     Case(
-      label: "CUSTOM_AUTH with SRP_A", settings: [:], flow: .customWithSRP, step: "confirmSignInWithCustomChallenge",
-      answer: "right"),
+      label: "CUSTOM_AUTH with SRP_A", settings: [:], flow: .customWithSRP,
+      steps: ["confirmSignInWithCustomChallenge", "done"], answers: ["right"]),
+    Case(
+      label: "CUSTOM_AUTH with SRP_A, temporary password", settings: ["user.status": "forceChangePassword"],
+      flow: .customWithSRP, steps: ["confirmSignInWithNewPassword", "confirmSignInWithCustomChallenge", "done"],
+      answers: ["NewPassw0rd!", "right"]),
+    Case(
+      label: "CUSTOM_AUTH with SRP_A, SMS MFA then the custom challenge",
+      settings: sms.merging(["pool.customMfa": "mfaThenCustom"]) { $1 }, flow: .customWithSRP,
+      steps: ["confirmSignInWithSMSMFACode", "confirmSignInWithCustomChallenge", "done"],
+      answers: [SimulatedUserPool.code, "right"]),
     Case(
       label: "USER_AUTH preferring PASSWORD_SRP", settings: [:], flow: .userAuth(preferredFirstFactor: .passwordSRP),
-      step: "done", answer: nil),
+      steps: ["done"], answers: []),
   ]
 
   @Test("the right password over SRP goes on as it does in USER_PASSWORD_AUTH", arguments: cases)
   func rightPassword(_ c: Case) async throws {
     let pool = SimulatedUserPool(configuration: c.settings)
     let client = Self.client(pool)
-    let first = try await client.signIn(
-      username: SimulatedUserPool.username, password: SimulatedUserPool.password,
-      options: SignInOptions(authFlow: c.flow))
-    #expect(first.nextStep.name == c.step)
-    if let answer = c.answer {
-      #expect(try await client.confirmSignIn(challengeResponse: answer).isSignedIn)
+    var steps = [
+      try await client.signIn(
+        username: SimulatedUserPool.username, password: SimulatedUserPool.password,
+        options: SignInOptions(authFlow: c.flow)
+      ).nextStep.name
+    ]
+    for answer in c.answers {
+      steps.append(try await client.confirmSignIn(challengeResponse: answer).nextStep.name)
     }
+    #expect(steps == c.steps)
     #expect(await client.isSignedIn)
   }
 
