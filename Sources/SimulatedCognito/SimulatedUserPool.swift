@@ -517,7 +517,7 @@ package actor SimulatedUserPool: CognitoBackend {
         }
         throw fail("NotAuthorizedException", "Incorrect username or password.")
       }
-    case "PASSWORD_VERIFIER":
+    case "PASSWORD_VERIFIER" where session.srp != nil:
       consume()
       return try verifyPasswordClaim(answers, session)
     case "NEW_PASSWORD_REQUIRED":

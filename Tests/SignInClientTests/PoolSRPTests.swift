@@ -100,6 +100,33 @@ struct PoolSRPTests {
     #expect(await client.currentStep == nil)
   }
 
+  @Test(
+    "over SRP the user's status is checked once the claim verifies, as after a right password",
+    arguments: [("unconfirmed", "confirmSignUp"), ("resetRequired", "resetPassword")])
+  func status(_ status: String, step: String) async throws {
+    let client = Self.client(SimulatedUserPool(configuration: ["user.status": status]))
+    let result = try await client.signIn(username: SimulatedUserPool.username, password: SimulatedUserPool.password)
+    #expect(result.nextStep.name == step)
+  }
+
+  @Test(
+    "a user that does not exist: UserNotFoundException, or with PreventUserExistenceErrors a verifier no claim passes")
+  func unknownUser() async throws {
+    let legacy = Self.client(SimulatedUserPool(configuration: ["user.exists": "false"]))
+    await #expect(throws: AuthError.userNotFound) {
+      try await legacy.signIn(username: SimulatedUserPool.username, password: SimulatedUserPool.password)
+    }
+    let pool = SimulatedUserPool(configuration: ["user.exists": "false", "pool.preventUserExistenceErrors": "true"])
+    let prevent = Self.client(pool)
+    do {
+      _ = try await prevent.signIn(username: SimulatedUserPool.username, password: SimulatedUserPool.password)
+      Issue.record("a user that does not exist signed in")
+    } catch {
+      #expect(Self.isWrongPassword(error), "\(error)")
+    }
+    #expect(await pool.lastChallengeParameters["SRP_B"] != nil, "the pool answered PASSWORD_VERIFIER first")
+  }
+
   @Test("SRP_A ≡ 0 mod N (0, or N itself) is InvalidParameterException at InitiateAuth")
   func zeroA() async throws {
     let pool = SimulatedUserPool(configuration: [:])
