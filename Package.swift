@@ -32,11 +32,15 @@ let package = Package(
     .target(name: "ModelTestSupport", dependencies: ["SignInModel", "ModelChecking"]),
     // Cognito's wire protocol (AWS JSON 1.1): the backend protocol and JSON values.
     .target(name: "CognitoWire"),
+    // Cognito's SRP-6a arithmetic and digests, shared by the client and the simulated pool.
+    .target(
+      name: "CognitoSRPMath",
+      dependencies: ["BigInt", .product(name: "Crypto", package: "swift-crypto")]),
     .target(
       name: "SignInClient",
-      dependencies: ["BigInt", "CognitoWire", .product(name: "Crypto", package: "swift-crypto")]),
+      dependencies: ["BigInt", "CognitoSRPMath", "CognitoWire"]),
     // The in-process user pool (the fuzzer's server); it knows the wire, not the client.
-    .target(name: "SimulatedCognito", dependencies: ["CognitoWire"]),
+    .target(name: "SimulatedCognito", dependencies: ["BigInt", "CognitoSRPMath", "CognitoWire"]),
     // Deliberately broken clients, through the client's hooks: for `--client` and the tests.
     .target(name: "ClientBugs", dependencies: ["SignInClient", "CognitoWire"]),
     .target(

@@ -8,9 +8,10 @@ import SimulatedCognito
 /// observes with the model (`ModelSimulator` over the shared `TransitionSystem` is the
 /// oracle). Conformance runs and the fuzzer both run every call through `perform`.
 ///
-/// Not covered, because the simulated pool or the client does not do them here: SRP flows
-/// (userSRP, customWithSRP, PASSWORD_SRP), passkeys (WEB_AUTHN); network faults and expired
-/// sessions at the two selection steps whose answer the client handles locally.
+/// Not covered: SRP flows (userSRP, customWithSRP, PASSWORD_SRP; the pool simulates them, see
+/// `PoolSRPTests`, but covering them here would change the fuzzer's outputs and pinned
+/// corpora), passkeys (WEB_AUTHN), which neither the pool nor the client does; network faults
+/// and expired sessions at the two selection steps whose answer the client handles locally.
 package struct Harness: Sendable {
   package let system: TransitionSystem
   package var model: SignInModel { system.model }
@@ -127,8 +128,9 @@ package struct Harness: Sendable {
   package var coverageIndices: [Int] { coverageTexts.compactMap { $0?.index } }
 
   /// Whether the harness can exercise this configuration (see the type's notes).
-  /// The pool has no devices and no SRP (so no `pool.customMfa`, which only customWithSRP
-  /// reads), and PreventUserExistenceErrors is read only for a user that does not exist.
+  /// The pool has no devices, SRP flows are left out (so no `pool.customMfa`, which only
+  /// customWithSRP reads), and PreventUserExistenceErrors is read only for a user that does
+  /// not exist.
   package func covers(_ configuration: [String: String]) -> Bool {
     Self.coversRule { configuration[Self.coverageVariables[$0]] }
   }

@@ -1,3 +1,5 @@
+import BigInt
+import CognitoSRPMath
 import CognitoWire
 import Foundation
 
@@ -8,10 +10,18 @@ import Foundation
 /// right for SMS, email, TOTP and setup codes; the custom challenge's answer is "right", and
 /// "fail" makes the define trigger fail authentication.
 ///
-/// Not simulated: SRP (PASSWORD_VERIFIER), passkeys, devices.
+/// SRP-6a is simulated on the server side: USER_SRP_AUTH, CUSTOM_AUTH with SRP_A and USER_AUTH's
+/// PASSWORD_SRP answer PASSWORD_VERIFIER (salt, B from a seeded secret b, a secret block), and
+/// a correct PASSWORD_CLAIM_SIGNATURE goes on as a correct password does. Its randomness comes
+/// from `seed`, so the same calls get the same SALT, SRP_B and SECRET_BLOCK.
+///
+/// Not simulated: passkeys, devices (DEVICE_SRP_AUTH), the clock (any well-formed TIMESTAMP
+/// passes).
 package actor SimulatedUserPool: CognitoBackend {
   package static let username = "user"
   package static let password = "Passw0rd!"
+  /// The pool id a client names when it signs in here; SRP signs with its part after "_".
+  package static let poolId = "us-east-1_sim"
   package static let code = "123456"
   /// A well-formed code that was already used in its window: ExpiredCodeException at a code
   /// challenge, a mismatch at TOTP setup (VerifySoftwareToken lists no ExpiredCodeException).
@@ -25,6 +35,20 @@ package actor SimulatedUserPool: CognitoBackend {
     var offered: [String] = []
     /// A challenge simulated for a user that does not exist (PreventUserExistenceErrors).
     var simulated = false
+    /// At PASSWORD_VERIFIER: the exchange the answer must sign, and what follows it.
+    var srp: SRPExchange? = nil
+    var afterVerifier = AfterVerifier.password
+    /// At an MFA challenge in CUSTOM_AUTH with SRP (pool.customMfa mfaThenCustom): the custom
+    /// challenge follows the right code instead of tokens.
+    var customAfterMfa = false
+  }
+
+  /// What a correct PASSWORD_VERIFIER answer leads to.
+  enum AfterVerifier {
+    /// As a correct password in USER_PASSWORD_AUTH (USER_SRP_AUTH, USER_AUTH's PASSWORD_SRP).
+    case password
+    /// CUSTOM_AUTH with SRP_A: the define trigger's next step.
+    case custom
   }
 
   let config: [String: String]
@@ -40,14 +64,25 @@ package actor SimulatedUserPool: CognitoBackend {
   /// The challenge parameters of the last challenge the pool sent, and the last TOTP secret.
   package private(set) var lastChallengeParameters: [String: String] = [:]
   package private(set) var lastSecretCode: String?
+  /// The part of the pool id after "_", which SRP hashes and signs.
+  let poolName: String
+  /// The source of SRP's salt, secret b and secret blocks; drawn only by SRP flows.
+  private var random: PoolRandom
+  /// The user's SRP salt and verifier, made at the first SRP exchange.
+  private var srpRecord: SRPUserRecord?
   private var unknownPending = false
   private var failures = 0
   private var status: String
   private var statusChangePending: String?
 
-  package init(configuration: [String: String]) {
+  /// - Parameters:
+  ///   - poolId: e.g. `us-east-1_sim`; its part after "_" names the pool in SRP.
+  ///   - seed: the seed of SRP's randomness (salt, b, secret blocks).
+  package init(configuration: [String: String], poolId: String = SimulatedUserPool.poolId, seed: UInt64 = 0) {
     config = configuration
     status = configuration["user.status"] ?? "confirmed"
+    poolName = String(poolId.split(separator: "_").last ?? Substring(poolId))
+    random = PoolRandom(seed: seed)
   }
 
   /// The next call fails in transit (no answer).
@@ -123,7 +158,8 @@ package actor SimulatedUserPool: CognitoBackend {
 
   private var tokens: JSONObject { ["AuthenticationResult": .object(["AccessToken": .string(Self.accessToken)])] }
 
-  private func afterFirstFactor() -> JSONObject {
+  /// - Parameter thenCustom: the custom challenge follows the MFA code instead of tokens.
+  private func afterFirstFactor(thenCustom: Bool = false) -> JSONObject {
     let mfa = value("pool.mfa")
     let active = [
       ("SMS_MFA", smsActive, "sms"), ("SOFTWARE_TOKEN_MFA", totpActive, "totp"), ("EMAIL_OTP", emailActive, "email"),
@@ -142,15 +178,15 @@ package actor SimulatedUserPool: CognitoBackend {
     if let preferred = active.first(where: { $0.2 == value("user.preferred") })
       ?? (active.count == 1 ? active.first : nil)
     {
-      return mfaChallenge(preferred.0)
+      return mfaChallenge(preferred.0, thenCustom: thenCustom)
     }
     let names = active.map(\.0)
     return challenge(
-      "SELECT_MFA_TYPE", Session(challenge: "SELECT_MFA_TYPE", offered: names),
+      "SELECT_MFA_TYPE", Session(challenge: "SELECT_MFA_TYPE", offered: names, customAfterMfa: thenCustom),
       parameters: ["MFAS_CAN_CHOOSE": "[" + names.map { "\"\($0)\"" }.joined(separator: ",") + "]"])
   }
 
-  private func mfaChallenge(_ name: String) -> JSONObject {
+  private func mfaChallenge(_ name: String, thenCustom: Bool = false) -> JSONObject {
     let medium = name == "SMS_MFA" ? "SMS" : name == "EMAIL_OTP" ? "EMAIL" : nil
     var parameters: [String: String] = [:]
     if let medium {
@@ -158,7 +194,7 @@ package actor SimulatedUserPool: CognitoBackend {
         "CODE_DELIVERY_DELIVERY_MEDIUM": medium, "CODE_DELIVERY_DESTINATION": Self.maskedDestination(medium),
       ]
     }
-    return challenge(name, Session(challenge: name), parameters: parameters)
+    return challenge(name, Session(challenge: name, customAfterMfa: thenCustom), parameters: parameters)
   }
 
   private func afterPassword() -> JSONObject {
@@ -173,13 +209,13 @@ package actor SimulatedUserPool: CognitoBackend {
   }
 
   /// A failed attempt; the fifth ends the flow (lockout, A.5).
-  private func failedAttempt(_ type: String) -> CognitoCallError {
+  private func failedAttempt(_ type: String, _ message: String = "") -> CognitoCallError {
     failures += 1
     if failures >= 5 {
       sessions.removeAll()
       return fail("NotAuthorizedException", "Password attempts exceeded")
     }
-    return fail(type)
+    return fail(type, message)
   }
 
   // MARK: - Operations
@@ -271,14 +307,16 @@ package actor SimulatedUserPool: CognitoBackend {
     let parameters = request["AuthParameters"]?.stringMap ?? [:]
     let flow = request["AuthFlow"]?.string ?? ""
     let passwordRight = parameters["PASSWORD"] == Self.password
-    if config["user.exists"] == "false" { return try unknownUser(flow) }
+    if config["user.exists"] == "false" { return try unknownUser(flow, parameters) }
     switch flow {
     case "USER_PASSWORD_AUTH":
       guard passwordRight else { throw fail("NotAuthorizedException", "Incorrect username or password.") }
       try checkStatus()
       return afterPassword()
+    case "USER_SRP_AUTH":
+      return try passwordVerifier(parameters, then: .password)
     case "CUSTOM_AUTH":
-      if parameters["SRP_A"] != nil { throw fail("InvalidParameterException", "the simulated pool does not do SRP") }
+      if parameters["SRP_A"] != nil { return try passwordVerifier(parameters, then: .custom) }
       try checkStatus()
       return customChallenge(round: 1)
     case "USER_AUTH":
@@ -294,6 +332,7 @@ package actor SimulatedUserPool: CognitoBackend {
       }
       switch preferred {
       case "PASSWORD": return afterPassword()
+      case "PASSWORD_SRP": return try passwordVerifier(parameters, then: .password)
       case "SMS_OTP", "EMAIL_OTP": return firstFactorCode(preferred)
       default: throw fail("InvalidParameterException", "the simulated pool does not do \(preferred)")
       }
@@ -305,8 +344,13 @@ package actor SimulatedUserPool: CognitoBackend {
   /// A username with no user (DG "Managing user existence error responses"): LEGACY answers
   /// UserNotFoundException; ENABLED the wrong-password error, or for CUSTOM_AUTH a simulated
   /// challenge no answer passes; USER_AUTH ignores the setting and never names the user.
-  private func unknownUser(_ flow: String) throws(CognitoCallError) -> JSONObject {
+  /// With SRP (ENABLED) a PASSWORD_VERIFIER is simulated that no signature passes.
+  private func unknownUser(_ flow: String, _ parameters: [String: String]) throws(CognitoCallError) -> JSONObject {
     let prevent = flag("pool.preventUserExistenceErrors")
+    let srp = flow == "USER_SRP_AUTH" || (flow == "CUSTOM_AUTH" && parameters["SRP_A"] != nil)
+    if srp && prevent {
+      return try passwordVerifier(parameters, then: .password, simulated: true)
+    }
     if flow == "CUSTOM_AUTH" && prevent {
       return customChallenge(round: 1, simulated: true)
     }
@@ -319,6 +363,78 @@ package actor SimulatedUserPool: CognitoBackend {
     challenge(
       "CUSTOM_CHALLENGE", Session(challenge: "CUSTOM_CHALLENGE", customRound: round, simulated: simulated),
       parameters: ["question": "what is the answer?", "round": String(round)])
+  }
+
+  // MARK: - SRP (PASSWORD_VERIFIER)
+
+  /// The user's SRP record, made (salt drawn from `random`) at the first SRP exchange.
+  private func userRecord() -> SRPUserRecord {
+    if let srpRecord { return srpRecord }
+    let record = SRPUserRecord(
+      poolName: poolName, userIdForSRP: Self.username, password: Self.password,
+      salt: BigUInt(Data(random.bytes(16))))
+    srpRecord = record
+    return record
+  }
+
+  /// The PASSWORD_VERIFIER challenge for the client's SRP_A (in `parameters`); SRP_A missing,
+  /// not hex or ≡ 0 mod N is InvalidParameterException.
+  private func passwordVerifier(
+    _ parameters: [String: String], then next: AfterVerifier, simulated: Bool = false
+  ) throws(CognitoCallError) -> JSONObject {
+    guard let text = parameters["SRP_A"] else {
+      throw fail("InvalidParameterException", "Missing required parameter SRP_A")
+    }
+    guard let A = BigUInt(text, radix: 16), !text.isEmpty, A % SRPMath.N != 0 else {
+      throw fail("InvalidParameterException", "SRP_A is not valid")
+    }
+    let record = userRecord()
+    let exchange = SRPExchange(A: A, record: record, random: &random)
+    return challenge(
+      "PASSWORD_VERIFIER",
+      Session(challenge: "PASSWORD_VERIFIER", simulated: simulated, srp: exchange, afterVerifier: next),
+      parameters: exchange.challengeParameters(record: record))
+  }
+
+  /// Checks a PASSWORD_VERIFIER answer (its session is already used up) and goes on as a
+  /// correct password does. A wrong signature or secret block is a failed attempt, answered
+  /// as a wrong password is; a missing answer or a TIMESTAMP not in Cognito's format is
+  /// InvalidParameterException.
+  private func verifyPasswordClaim(_ answers: [String: String], _ session: Session) throws(CognitoCallError)
+    -> JSONObject
+  {
+    guard let exchange = session.srp else { throw fail("InvalidParameterException", "unexpected challenge") }
+    for key in ["PASSWORD_CLAIM_SIGNATURE", "PASSWORD_CLAIM_SECRET_BLOCK", "TIMESTAMP"] where answers[key] == nil {
+      throw fail("InvalidParameterException", "Missing required parameter \(key)")
+    }
+    let timestamp = answers["TIMESTAMP"] ?? ""
+    guard SRPMath.isTimestamp(timestamp) else { throw fail("InvalidParameterException", "TIMESTAMP format is invalid") }
+    let record = userRecord()
+    let expected = exchange.expectedSignature(record: record, poolName: poolName, timestamp: timestamp)
+    guard !session.simulated, answers["PASSWORD_CLAIM_SECRET_BLOCK"] == exchange.secretBlock,
+      let expected, answers["PASSWORD_CLAIM_SIGNATURE"] == expected
+    else { throw failedAttempt("NotAuthorizedException", "Incorrect username or password.") }
+    try checkStatus()
+    switch session.afterVerifier {
+    case .password: return afterPassword()
+    case .custom: return customAfterPassword()
+    }
+  }
+
+  /// CUSTOM_AUTH after PASSWORD_VERIFIER (the model's `customAfterPassword`): a temporary
+  /// password needs a new one first; then the define trigger's custom challenge, or with
+  /// `pool.customMfa` (mfaThenTokens, mfaThenCustom) the pool's MFA first where the user has
+  /// an active MFA type (no MFA_SETUP in a custom flow).
+  private func customAfterPassword() -> JSONObject {
+    if status == "forceChangePassword" {
+      return challenge(
+        "NEW_PASSWORD_REQUIRED", Session(challenge: "NEW_PASSWORD_REQUIRED", afterVerifier: .custom))
+    }
+    let customMfa = config["pool.customMfa"] ?? "none"
+    let mfa = value("pool.mfa")
+    let anyActive = smsActive || totpActive || emailActive
+    if customMfa == "none" || mfa == "off" || mfa == "" || !anyActive { return customChallenge(round: 1) }
+    return afterFirstFactor(thenCustom: customMfa == "mfaThenCustom")
   }
 
   private func checkStatus() throws(CognitoCallError) {
@@ -359,13 +475,13 @@ package actor SimulatedUserPool: CognitoBackend {
       if answer == Self.usedCode { throw failedAttempt("ExpiredCodeException") }
       guard answer == Self.code else { throw failedAttempt("CodeMismatchException") }
       consume()
-      return tokens
+      return session.customAfterMfa ? customChallenge(round: 1) : tokens
     case "SELECT_MFA_TYPE":
       guard let answer = answers["ANSWER"], session.offered.contains(answer) else {
         throw failedAttempt("InvalidParameterException")
       }
       consume()
-      return mfaChallenge(answer)
+      return mfaChallenge(answer, thenCustom: session.customAfterMfa)
     case "MFA_SETUP":
       if let email = answers["EMAIL"] {
         guard email.contains("@"), flag("pool.email") else { throw failedAttempt("InvalidParameterException") }
@@ -386,6 +502,7 @@ package actor SimulatedUserPool: CognitoBackend {
         return afterPassword()
       }
       if answer == "SMS_OTP" || answer == "EMAIL_OTP" { return firstFactorCode(answer) }
+      if answer == "PASSWORD_SRP" { return try passwordVerifier(answers, then: .password) }
       throw fail("InvalidParameterException", "the simulated pool does not do \(answer)")
     case "CUSTOM_CHALLENGE":
       consume()
@@ -400,11 +517,15 @@ package actor SimulatedUserPool: CognitoBackend {
         }
         throw fail("NotAuthorizedException", "Incorrect username or password.")
       }
+    case "PASSWORD_VERIFIER" where session.srp != nil:
+      consume()
+      return try verifyPasswordClaim(answers, session)
     case "NEW_PASSWORD_REQUIRED":
       guard (answers["NEW_PASSWORD"] ?? "").count >= 8 else { throw failedAttempt("InvalidPasswordException") }
       consume()
       status = "confirmed"
-      return afterFirstFactor()
+      // In CUSTOM_AUTH with SRP the define trigger's step follows the new password.
+      return session.afterVerifier == .custom ? customAfterPassword() : afterFirstFactor()
     default:
       throw fail("InvalidParameterException", "unexpected challenge \(name)")
     }

@@ -67,4 +67,20 @@ struct CryptoTests {
       poolName: "p", userIdForSRP: "u", password: "pw", srpB: "def", salt: "abc", secretBlock: "AAAA", timestamp: "t")
     #expect(signature.map { Data(base64Encoded: $0)?.count } == 32)
   }
+
+  /// Pinned before the SRP arithmetic moved to `CognitoSRPMath`: the client's answer must stay
+  /// byte-for-byte what it was.
+  @Test("the client's PASSWORD_CLAIM_SIGNATURE is pinned for fixed inputs (base64 and moto's text secret block)")
+  func pinnedSignature() {
+    let srp = CognitoSRP(random: [UInt8](repeating: 7, count: 128))
+    #expect(srp.publicValue.prefix(16) == "c3fdcbdae95a1d7b")
+    let base64Block = srp.signature(
+      poolName: "sim", userIdForSRP: "user", password: "Passw0rd!", srpB: "1f2e3d4c5b6a79", salt: "a1b2c3",
+      secretBlock: "AAECAwQF", timestamp: "Sat Sep 5 09:13:07 UTC 2026")
+    #expect(base64Block == "ze8af/8e1UKslfFD+P933jZ/F+vJBodEDAN7STx24no=")
+    let textBlock = srp.signature(
+      poolName: "sim", userIdForSRP: "user", password: "Passw0rd!", srpB: "1f2e3d4c5b6a79", salt: "a1b2c3",
+      secretBlock: "moto-session-1", timestamp: "Sat Sep 5 09:13:07 UTC 2026")
+    #expect(textBlock == "11GzazsjVQPFjpiOBRwsvIePhxGo2JiZw9Cwrhr7XZg=")
+  }
 }
