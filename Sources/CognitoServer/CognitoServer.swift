@@ -16,11 +16,13 @@ package final class CognitoServer: Sendable {
   /// The bound port (the one the system chose when asked for port 0).
   package let port: Int
   private let channel: any Channel
+  private let connections: Connections
 
-  private init(host: String, port: Int, channel: any Channel) {
+  private init(host: String, port: Int, channel: any Channel, connections: Connections) {
     self.host = host
     self.port = port
     self.channel = channel
+    self.connections = connections
   }
 
   /// The server's URL, for `HTTPCognitoBackend(endpoint:)`.
@@ -37,11 +39,13 @@ package final class CognitoServer: Sendable {
     backend: any CognitoBackend, host: String = "127.0.0.1", port: Int = 0,
     maxBodyBytes: Int = defaultMaxBodyBytes
   ) async throws -> CognitoServer {
+    let connections = Connections()
     let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
       .serverChannelOption(.backlog, value: 256)
       .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
       .childChannelInitializer { channel in
-        channel.eventLoop.makeCompletedFuture {
+        connections.add(channel)
+        return channel.eventLoop.makeCompletedFuture {
           try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
           try channel.pipeline.syncOperations.addHandler(
             CognitoRequestHandler(backend: backend, maxBodyBytes: maxBodyBytes))
@@ -53,12 +57,45 @@ package final class CognitoServer: Sendable {
       try? await channel.close()
       throw CognitoServerError.noPort
     }
-    return CognitoServer(host: host, port: bound, channel: channel)
+    return CognitoServer(host: host, port: bound, channel: channel, connections: connections)
   }
 
-  /// Stops accepting connections (open ones finish their request and close with their client).
+  /// Stops accepting connections and closes the open ones (a request in flight gets no answer).
   package func stop() async {
     try? await channel.close()
+    for connection in connections.closeAll() { try? await connection.closeFuture.get() }
+  }
+}
+
+/// The open connections, so `stop()` can close them. `@unchecked Sendable` is safe: `open`
+/// is read and written only under `lock`.
+private final class Connections: @unchecked Sendable {
+  private let lock = NSLock()
+  private var open: [ObjectIdentifier: any Channel] = [:]
+  private var closed = false
+
+  /// Tracks `channel` until it closes; one accepted after `closeAll()` is closed at once.
+  func add(_ channel: any Channel) {
+    let id = ObjectIdentifier(channel)
+    let accepted = lock.withLock {
+      if !closed { open[id] = channel }
+      return !closed
+    }
+    guard accepted else {
+      channel.close(promise: nil)
+      return
+    }
+    channel.closeFuture.whenComplete { [self] _ in lock.withLock { open[id] = nil } }
+  }
+
+  /// Closes every open connection and returns them.
+  func closeAll() -> [any Channel] {
+    let channels = lock.withLock {
+      closed = true
+      return Array(open.values)
+    }
+    for channel in channels { channel.close(promise: nil) }
+    return channels
   }
 }
 

@@ -20,8 +20,10 @@ struct ServeCommandTests {
     return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
   }
 
-  @Test("serve prints where it listens, the pool id and client id, answers InitiateAuth, and SIGTERM exits 0")
-  func serveAndStop() async throws {
+  @Test(
+    "serve prints where it listens, the pool id and client id, answers InitiateAuth, and SIGTERM or SIGINT exits 0",
+    arguments: [SIGTERM, SIGINT])
+  func serveAndStop(_ signalNumber: Int32) async throws {
     let process = Process()
     process.executableURL = CLI.binary
     process.arguments = ["serve", "--port", "0", "--host", "127.0.0.1"]
@@ -57,7 +59,7 @@ struct ServeCommandTests {
         }
       }.resume()
     }
-    process.terminate()  // SIGTERM
+    kill(process.processIdentifier, signalNumber)
     process.waitUntilExit()
     let (status, body) = try answer.get()
     #expect(status == 200)

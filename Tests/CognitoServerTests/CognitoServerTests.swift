@@ -166,6 +166,36 @@ struct CognitoServerTests {
     }
   }
 
+  @Test("JSON nested 100,000 deep is SerializationException, not a crash, and the server goes on serving")
+  func deepNesting() async throws {
+    try await Self.withServer { server, _ in
+      let body = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+      let answer = try await Self.post(
+        server, target: "AWSCognitoIdentityProviderService.InitiateAuth", body: Data(body.utf8))
+      #expect(answer.status == 400)
+      #expect(answer.json?["__type"] == .string("SerializationException"))
+      let steps = try await Self.signIn(server, flow: .userPassword)
+      #expect(steps == ["done"])
+    }
+  }
+
+  @Test("after stop() the server answers nothing: the next call is a network error")
+  func stop() async throws {
+    let server = try await CognitoServer.start(backend: SimulatedUserPool(configuration: [:]), port: 0)
+    let backend = HTTPCognitoBackend(endpoint: server.endpoint)
+    let request: JSONObject = [
+      "AuthFlow": .string("USER_PASSWORD_AUTH"), "ClientId": .string("c"),
+      "AuthParameters": .object(["USERNAME": .string("user"), "PASSWORD": .string(SimulatedUserPool.password)]),
+    ]
+    _ = try await backend.send("InitiateAuth", request)
+    await server.stop()
+    await #expect {
+      _ = try await backend.send("InitiateAuth", request)
+    } throws: { error in
+      if case .network = error as? CognitoCallError { true } else { false }
+    }
+  }
+
   @Test("a request without X-Amz-Target is UnknownOperationException")
   func missingTarget() async throws {
     try await Self.withServer { server, _ in
