@@ -18,11 +18,12 @@ struct Serve: AsyncParsableCommand {
       and VerifySoftwareToken until SIGINT or SIGTERM. Exit 0 when stopped, 2 for a malformed \
       model, 64 for bad usage.
 
-      Example:
-        signin-spec serve --set pool.mfa=required --set pool.sms=true --set user.phone=true --port 9229
+      Examples:
+        signin-spec serve --port 0
+        signin-spec serve --set pool.mfa=required --set pool.sms=true --set user.phone=true
       """)
 
-  @Argument(help: "The model whose variables configure the pool (default: models/2026-all-platforms.yaml).")
+  @Argument(help: "The model whose variables configure the pool.")
   var model = "models/2026-all-platforms.yaml"
 
   @Option(name: .customLong("set"), help: "NAME=VALUE for a pool. or user. variable of the model (repeatable).")
