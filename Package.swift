@@ -113,7 +113,10 @@ let package = Package(
     .testTarget(name: "SafeFilesTests", dependencies: ["SafeFiles"]),
     .testTarget(
       name: "CognitoServerTests",
-      dependencies: ["CognitoServer", "SimulatedCognito", "SignInClient", "CognitoWire"]),
+      dependencies: [
+        "CognitoServer", "SimulatedCognito", "SignInClient", "CognitoWire",
+        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+      ]),
     .testTarget(name: "LoaderFuzzTests", dependencies: ["LoaderFuzzing", "SignInModel", "ModelChecking"]),
   ]
 )

@@ -60,6 +60,11 @@ package final class CognitoServer: Sendable {
     return CognitoServer(host: host, port: bound, channel: channel, connections: connections)
   }
 
+  /// Returns once every connection open now has closed (for tests: a client went away).
+  package func connectionsClosed() async {
+    for connection in connections.current() { try? await connection.closeFuture.get() }
+  }
+
   /// Stops accepting connections and closes the open ones (a request in flight gets no answer).
   package func stop() async {
     try? await channel.close()
@@ -87,6 +92,9 @@ private final class Connections: @unchecked Sendable {
     }
     channel.closeFuture.whenComplete { [self] _ in lock.withLock { open[id] = nil } }
   }
+
+  /// The open connections.
+  func current() -> [any Channel] { lock.withLock { Array(open.values) } }
 
   /// Closes every open connection and returns them.
   func closeAll() -> [any Channel] {
@@ -171,7 +179,6 @@ final class CognitoRequestHandler: ChannelInboundHandler {
   func errorCaught(context: ChannelHandlerContext, error: any Error) {
     context.close(promise: nil)
   }
-
 }
 
 /// Writes an answer on the connection's event loop (`context` is used only there).
