@@ -17,6 +17,9 @@ let package = Package(
     .package(url: "https://github.com/attaswift/BigInt", from: "6.0.0"),
     // SHA-1, SHA-256, HMAC and HKDF for TOTP and SRP (BoringSSL on Linux).
     .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    // HTTP/1.1 for `signin-spec serve`. SwiftNIO rather than Hummingbird: Hummingbird is built
+    // on SwiftNIO and adds its own packages, so NIO alone is the smaller dependency.
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
   targets: [
     // Debian's libz3-dev through its C API (pkg-config name `z3`).
@@ -41,6 +44,15 @@ let package = Package(
       dependencies: ["BigInt", "CognitoSRPMath", "CognitoWire"]),
     // The in-process user pool (the fuzzer's server); it knows the wire, not the client.
     .target(name: "SimulatedCognito", dependencies: ["BigInt", "CognitoSRPMath", "CognitoWire"]),
+    // `signin-spec serve`: Cognito's JSON 1.1 protocol over HTTP/1.1 in front of the pool.
+    .target(
+      name: "CognitoServer",
+      dependencies: [
+        "SimulatedCognito", "CognitoWire",
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ]),
     // Deliberately broken clients, through the client's hooks: for `--client` and the tests.
     .target(name: "ClientBugs", dependencies: ["SignInClient", "CognitoWire"]),
     .target(
@@ -72,7 +84,7 @@ let package = Package(
       dependencies: [
         "SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Z3Kit", "Fuzzing", "ClientBugs",
         "ModelTestSupport", "SignInClient", "CognitoWire", "Scenarios", "DocsConformance", "Diagrams", "SafeFiles",
-        "Evolution",
+        "Evolution", "CognitoServer", "SimulatedCognito",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .testTarget(name: "SignInModelTests", dependencies: ["SignInModel"]),
@@ -99,6 +111,12 @@ let package = Package(
     .testTarget(name: "DocsConformanceTests", dependencies: ["DocsConformance", "SignInModel", "ModelChecking"]),
     .testTarget(name: "DiagramsTests", dependencies: ["Diagrams", "SignInModel", "ModelChecking"]),
     .testTarget(name: "SafeFilesTests", dependencies: ["SafeFiles"]),
+    .testTarget(
+      name: "CognitoServerTests",
+      dependencies: [
+        "CognitoServer", "SimulatedCognito", "SignInClient", "CognitoWire",
+        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+      ]),
     .testTarget(name: "LoaderFuzzTests", dependencies: ["LoaderFuzzing", "SignInModel", "ModelChecking"]),
   ]
 )

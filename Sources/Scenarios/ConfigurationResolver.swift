@@ -2,10 +2,12 @@ import SignInModel
 
 /// Turns `NAME=VALUE` settings and the model's `default:` values into a full configuration,
 /// refusing unknown variables, values outside a domain, missing values and broken constraints.
-struct ConfigurationResolver {
-  let model: SignInModel
+public struct ConfigurationResolver: Sendable {
+  public let model: SignInModel
 
-  func resolve(_ settings: [(name: String, value: String)]) throws(SimulationError) -> [String: String] {
+  public init(model: SignInModel) { self.model = model }
+
+  public func resolve(_ settings: [(name: String, value: String)]) throws(SimulationError) -> [String: String] {
     var values: [Int: Int] = [:]
     let names = model.configurationIndices.map { model.variables[$0].name }
     for (name, text) in settings {

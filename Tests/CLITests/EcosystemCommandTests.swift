@@ -128,7 +128,7 @@ struct EcosystemCommandTests {
   @Test(
     "--help of every subcommand shows an example",
     arguments: [
-      "verify", "prove", "fuzz", "replay", "list", "bench", "export", "graph",
+      "verify", "prove", "fuzz", "replay", "list", "bench", "export", "graph", "serve",
     ])
   func helpExamples(subcommand: String) throws {
     let run = try CommandLineTests.run([subcommand, "--help"])
