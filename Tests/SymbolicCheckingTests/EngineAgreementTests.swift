@@ -143,8 +143,8 @@ struct EngineAgreementTests {
     #expect(violatedSomewhere > count / 2, "most mutants must break something, or the corpus tests little")
   }
 
-  @Test("on the first 4 seeded mutants of the 2023 and 2024 models, the engines agree (smoke run)")
+  @Test("on the first 2 seeded mutants of the 2023 and 2024 models, the engines agree (smoke run)")
   func mutantsSmoke() throws {
-    try Self.checkMutants(count: 4)
+    try Self.checkMutants(count: 2)
   }
 }
