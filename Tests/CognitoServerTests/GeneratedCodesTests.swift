@@ -131,6 +131,26 @@ struct GeneratedCodesTests {
     #expect(try await Self.respond(pool, challenge, ["EMAIL_OTP_CODE": sent[0].code])["AuthenticationResult"] != nil)
   }
 
+  @Test("a first-factor SMS code (USER_AUTH's SMS_OTP) is masked as its challenge shows it, and signs in once")
+  func firstFactorOutbox() async throws {
+    let pool = Self.pool(["pool.allowSmsOTP": "true", "user.phone": "true"])
+    let challenge = try await pool.send(
+      "InitiateAuth",
+      [
+        "AuthFlow": .string("USER_AUTH"), "ClientId": .string("c"),
+        "AuthParameters": .object(["USERNAME": .string("user"), "PREFERRED_CHALLENGE": .string("SMS_OTP")]),
+      ])
+    #expect(challenge["ChallengeName"]?.string == "SMS_OTP")
+    let sent = await pool.messages(for: "user")
+    #expect(sent.map(\.destination) == ["x***"])
+    #expect(sent.map(\.destination) == [challenge["ChallengeParameters"]?.object?["CODE_DELIVERY_DESTINATION"]?.string])
+    let code = try #require(sent.first?.code)
+    #expect(try await Self.respond(pool, challenge, ["SMS_OTP_CODE": code])["AuthenticationResult"] != nil)
+    #expect(
+      await Self.errorType { try await Self.respond(pool, challenge, ["SMS_OTP_CODE": code]) }
+        == "NotAuthorizedException")
+  }
+
   @Test("the same seed draws the same codes and secret; the default (fixed) pool still takes 123456")
   func seededAndFixed() async throws {
     let a = Self.pool(Self.sms, seed: 7)
