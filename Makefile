@@ -9,7 +9,7 @@ BUILD_FLAGS ?= -c release -Xswiftc -enable-testing
 BIN = .build/release/signin-spec
 JUNIT ?= .build/verify.junit.xml
 
-.PHONY: corpus corpus-check verify test test-long test-times test-build bench build deps moto clean graphs graphviz ci-tools lint-ci format format-check fuzz-loader
+.PHONY: corpus corpus-check verify test test-long test-times test-build bench build deps moto python-tools clean graphs graphviz ci-tools lint-ci format format-check fuzz-loader
 
 MODELS = $(wildcard models/*.yaml)
 DEBUG_BIN = .build/debug/signin-spec
@@ -25,6 +25,11 @@ deps:
 ## moto's Cognito server, for the tests that talk HTTP to a real Cognito-compatible server.
 moto:
 	@python3 -c "import moto.server, flask" 2>/dev/null || pip install -q "moto[server]"
+
+## The third-party client test's tools: boto3 (Cognito's Python SDK), pytest, pyotp (RFC 6238).
+python-tools:
+	@python3 -c "import boto3, pytest" 2>/dev/null || pip install -q boto3 pytest
+	@python3 -c "import pyotp" 2>/dev/null || pip install -q pyotp
 
 ## PyPI tools the tests and lint-ci use: sarif-pydantic (SARIF 2.1.0 object model),
 ## jsonschema (model export schema), check-jsonschema (GitHub workflow schema).
@@ -97,9 +102,10 @@ test-build: deps
 ## Unit, model, command-line and conformance tests (Swift Testing), after the formatting check
 ## (`make test FORMAT_CHECK=` skips it); then the five slowest suites of the run.
 FORMAT_CHECK ?= format-check
-test: deps moto ci-tools lint-ci $(FORMAT_CHECK) test-build
+test: deps moto python-tools ci-tools lint-ci $(FORMAT_CHECK) test-build
 	$(SWIFT) test $(BUILD_FLAGS) --skip-build --skip '$(LONG_TESTS)' \
 	  --event-stream-output-path $(TEST_EVENTS) --event-stream-version 0
+	python3 -m pytest -q Tests/python
 	@python3 scripts/test-times.py $(TEST_EVENTS) --top 5 --suites-only
 
 ## The long tier: the suites `make test` leaves out (run before resolving an issue they cover;

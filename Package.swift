@@ -114,7 +114,7 @@ let package = Package(
     .testTarget(
       name: "CognitoServerTests",
       dependencies: [
-        "CognitoServer", "SimulatedCognito", "SignInClient", "CognitoWire",
+        "CognitoServer", "SimulatedCognito", "SignInClient", "CognitoWire", "CognitoSRPMath",
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
       ]),
     .testTarget(name: "LoaderFuzzTests", dependencies: ["LoaderFuzzing", "SignInModel", "ModelChecking"]),

@@ -1,5 +1,6 @@
 import CognitoWire
 import Foundation
+import SimulatedCognito
 
 /// One request of Cognito's AWS JSON 1.1 protocol and its answer, without the HTTP machinery:
 /// the target names the operation, the body is a JSON object, and an error is Cognito's
@@ -72,6 +73,10 @@ package enum CognitoExchange {
       case .service(let type, let message):
         return Self.error(type, message, status: type == "InternalErrorException" ? 500 : 400)
       case .network: return .closeConnection
+      case SimulatedFault.malformedBody.error:
+        // An answer the client cannot read: HTTP 200 whose body is not JSON.
+        return .answer(
+          status: 200, headers: [("Content-Type", "text/html")], body: Array("<html>unreadable</html>".utf8))
       case .malformed: return .answer(status: 500, headers: [], body: [])
       }
     }

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import SimulatedCognito
 
 /// An HTTP/1.1 server that speaks Cognito's JSON 1.1 protocol in front of a `CognitoBackend`
 /// (the simulated pool): `POST /` with `X-Amz-Target: AWSCognitoIdentityProviderService.<Op>`.
@@ -34,9 +35,10 @@ package final class CognitoServer: Sendable {
     return url
   }
 
-  /// Binds `host:port` (port 0: a free port) and serves `backend` until `stop()`.
+  /// Binds `host:port` (port 0: a free port) and serves `backend` until `stop()`; `control`,
+  /// when given, answers the endpoints under `/_signin-spec/` (`ControlExchange`).
   package static func start(
-    backend: any CognitoBackend, host: String = "127.0.0.1", port: Int = 0,
+    backend: any CognitoBackend, control: SimulatedUserPool? = nil, host: String = "127.0.0.1", port: Int = 0,
     maxBodyBytes: Int = defaultMaxBodyBytes
   ) async throws -> CognitoServer {
     let connections = Connections()
@@ -48,7 +50,7 @@ package final class CognitoServer: Sendable {
         return channel.eventLoop.makeCompletedFuture {
           try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
           try channel.pipeline.syncOperations.addHandler(
-            CognitoRequestHandler(backend: backend, maxBodyBytes: maxBodyBytes))
+            CognitoRequestHandler(backend: backend, control: control, maxBodyBytes: maxBodyBytes))
         }
       }
       .childChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -121,13 +123,15 @@ final class CognitoRequestHandler: ChannelInboundHandler {
   typealias OutboundOut = HTTPServerResponsePart
 
   private let backend: any CognitoBackend
+  private let control: SimulatedUserPool?
   private let maxBodyBytes: Int
   private var head: HTTPRequestHead?
   private var body: [UInt8] = []
   private var tooLarge = false
 
-  init(backend: any CognitoBackend, maxBodyBytes: Int) {
+  init(backend: any CognitoBackend, control: SimulatedUserPool?, maxBodyBytes: Int) {
     self.backend = backend
+    self.control = control
     self.maxBodyBytes = maxBodyBytes
   }
 
@@ -158,20 +162,23 @@ final class CognitoRequestHandler: ChannelInboundHandler {
       let requestBody = body
       body = []
       Self.answer(
-        method: requestHead.method.rawValue, target: requestHead.headers.first(name: "X-Amz-Target"),
-        body: requestBody, backend: backend, keepAlive: keepAlive,
-        context: NIOLoopBound(context, eventLoop: context.eventLoop))
+        method: requestHead.method.rawValue, uri: requestHead.uri,
+        target: requestHead.headers.first(name: "X-Amz-Target"), body: requestBody, backend: backend,
+        control: control, keepAlive: keepAlive, context: NIOLoopBound(context, eventLoop: context.eventLoop))
     }
   }
 
   /// Answers off the event loop, then writes the answer on the connection's loop.
   private static func answer(
-    method: String, target: String?, body: [UInt8], backend: any CognitoBackend, keepAlive: Bool,
-    context: NIOLoopBound<ChannelHandlerContext>
+    method: String, uri: String, target: String?, body: [UInt8], backend: any CognitoBackend,
+    control: SimulatedUserPool?, keepAlive: Bool, context: NIOLoopBound<ChannelHandlerContext>
   ) {
     let loop = context.eventLoop
     Task { @Sendable in
-      let reply = await CognitoExchange.answer(method: method, target: target, body: body, backend: backend)
+      let reply =
+        ControlExchange.handles(uri)
+        ? await ControlExchange.answer(method: method, uri: uri, body: body, pool: control)
+        : await CognitoExchange.answer(method: method, target: target, body: body, backend: backend)
       loop.execute { ResponseWriter.write(reply, keepAlive: keepAlive, context: context.value) }
     }
   }

@@ -13,7 +13,7 @@ package enum SimulatedFault: String, Sendable, CaseIterable, Codable {
   case malformedBody
 
   /// The error the backend throws for this fault.
-  var error: CognitoCallError {
+  package var error: CognitoCallError {
     switch self {
     case .transport: return .network("simulated network fault: connection reset by peer")
     case .timeout: return .network("no answer within 10 s")

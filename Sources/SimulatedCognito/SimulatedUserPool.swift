@@ -6,16 +6,18 @@ import Foundation
 /// An in-process Cognito user pool that answers the sign-in operations the way the models say
 /// Cognito does (reference part A), for one pool and one user configured with the models'
 /// variable names (`pool.mfa`, `user.status`, …). Written independently of the model files,
-/// so the conformance runner can check one against the other. Codes are fixed: "123456" is
-/// right for SMS, email, TOTP and setup codes; the custom challenge's answer is "right", and
-/// "fail" makes the define trigger fail authentication.
+/// so the conformance runner can check one against the other. By default (`Codes.fixed`) codes
+/// are fixed: "123456" is right for SMS, email, TOTP and setup codes; the custom challenge's
+/// answer is "right", and "fail" makes the define trigger fail authentication. With
+/// `Codes.generated` (`signin-spec serve`) each SMS or email code is drawn fresh and TOTP codes
+/// are checked by RFC 6238 at the pool's clock. Every code sent is recorded in `outbox`.
 ///
 /// SRP-6a is simulated on the server side: USER_SRP_AUTH, CUSTOM_AUTH with SRP_A and USER_AUTH's
 /// PASSWORD_SRP answer PASSWORD_VERIFIER (salt, B from a seeded secret b, a secret block), and
 /// a correct PASSWORD_CLAIM_SIGNATURE goes on as a correct password does. Its randomness comes
 /// from `seed`, so the same calls get the same SALT, SRP_B and SECRET_BLOCK.
 ///
-/// Not simulated: passkeys, devices (DEVICE_SRP_AUTH), the clock (any well-formed TIMESTAMP
+/// Not simulated: passkeys, devices (DEVICE_SRP_AUTH), SRP's clock (any well-formed TIMESTAMP
 /// passes).
 package actor SimulatedUserPool: CognitoBackend {
   package static let username = "user"
@@ -27,8 +29,55 @@ package actor SimulatedUserPool: CognitoBackend {
   /// challenge, a mismatch at TOTP setup (VerifySoftwareToken lists no ExpiredCodeException).
   package static let usedCode = "111111"
 
+  /// How the pool's codes are made and checked.
+  package enum Codes: Sendable {
+    /// "123456" is right for every code; "111111" is a used one (the fuzzer's and the
+    /// conformance runner's pool).
+    case fixed
+    /// Each SMS or email code is six digits drawn from the seeded generator, right until it is
+    /// used once (then ExpiredCodeException); TOTP codes are checked by RFC 6238 (HMAC-SHA1,
+    /// 30 s steps, one step of tolerance either side) at `clock`, against the secret
+    /// AssociateSoftwareToken returned or, for a registered user, `totpSecret`.
+    case generated(clock: @Sendable () -> Date)
+  }
+
+  /// A code the pool sent, as a user's phone or mailbox would receive it.
+  package struct SentMessage: Sendable, Equatable {
+    package var username: String
+    /// "SMS" or "EMAIL".
+    package var medium: String
+    /// Masked as the challenge's CODE_DELIVERY_DESTINATION shows it.
+    package var destination: String
+    package var code: String
+    /// The operation whose answer sent it (InitiateAuth, RespondToAuthChallenge).
+    package var operation: String
+    package var time: Date
+
+    package init(
+      username: String, medium: String, destination: String, code: String, operation: String, time: Date
+    ) {
+      self.username = username
+      self.medium = medium
+      self.destination = destination
+      self.code = code
+      self.operation = operation
+      self.time = time
+    }
+  }
+
+  /// A failure injected for one operation (`injectFault(operation:_:count:)`).
+  package enum OperationFault: Sendable, Equatable {
+    case fault(SimulatedFault)
+    /// Cognito's error of this type.
+    case error(String)
+  }
+
   struct Session {
     var challenge: String
+    /// Generated codes: the code sent for this challenge (SMS or email).
+    var code: String? = nil
+    /// Generated codes: the TOTP secret AssociateSoftwareToken returned in this session.
+    var secret: String? = nil
     var emailIsFirstFactor = false
     var customRound = 0
     var tokenVerified = false
@@ -74,15 +123,81 @@ package actor SimulatedUserPool: CognitoBackend {
   private var failures = 0
   private var status: String
   private var statusChangePending: String?
+  package let codes: Codes
+  /// The source of generated codes and secrets, apart from SRP's so SRP's values do not
+  /// depend on how many codes were sent.
+  private var codeRandom: PoolRandom
+  /// Every code sent, oldest first.
+  package private(set) var outbox: [SentMessage] = []
+  /// Generated codes that were right once and used.
+  private var usedCodes: Set<String> = []
+  /// TOTP steps already used, "secret/step": a code is right once in its window.
+  private var usedSteps: Set<String> = []
+  /// The registered user's TOTP secret: fixed, or drawn from the seed with generated codes.
+  nonisolated package let totpSecret: String
+  /// The operation being served (for the outbox).
+  private var operation = ""
+  /// Failures injected per operation, and how many more requests of it fail.
+  private var operationFaults: [String: (fault: OperationFault, count: Int)] = [:]
 
   /// - Parameters:
   ///   - poolId: e.g. `us-east-1_sim`; its part after "_" names the pool in SRP.
   ///   - seed: the seed of SRP's randomness (salt, b, secret blocks).
-  package init(configuration: [String: String], poolId: String = SimulatedUserPool.poolId, seed: UInt64 = 0) {
+  ///   - codes: fixed codes (the default) or generated ones.
+  package init(
+    configuration: [String: String], poolId: String = SimulatedUserPool.poolId, seed: UInt64 = 0,
+    codes: Codes = .fixed
+  ) {
     config = configuration
     status = configuration["user.status"] ?? "confirmed"
     poolName = String(poolId.split(separator: "_").last ?? Substring(poolId))
     random = PoolRandom(seed: seed)
+    self.codes = codes
+    var codeRandom = PoolRandom(seed: seed ^ 0x636F_6465_7331_2345)
+    if case .generated = codes {
+      totpSecret = OneTimePassword.base32Encode(codeRandom.bytes(20))
+    } else {
+      totpSecret = Self.secretCode
+    }
+    self.codeRandom = codeRandom
+  }
+
+  /// The next `count` requests of `operation` fail with `fault` (after any pending
+  /// `injectFault(_:onRequest:)` or `injectError`). Count 0 clears it.
+  package func injectFault(operation: String, _ fault: OperationFault, count: Int = 1) {
+    operationFaults[operation] = count > 0 ? (fault, count) : nil
+    faultFired = false
+  }
+
+  /// The codes sent to `username`, oldest first.
+  package func messages(for username: String) -> [SentMessage] { outbox.filter { $0.username == username } }
+
+  /// Session `n`'s id: "sim-session-n", or with generated codes zero-padded to Cognito's
+  /// shortest session (20 characters; botocore refuses a shorter one before sending it).
+  private func sessionId(_ n: Int) -> String {
+    guard case .generated = codes else { return "sim-session-\(n)" }
+    let digits = String(n)
+    return "sim-session-" + String(repeating: "0", count: max(0, 9 - digits.count)) + digits
+  }
+
+  private var now: Date {
+    if case .generated(let clock) = codes { return clock() }
+    return Date()
+  }
+
+  /// The code for a challenge sent by `medium`: "123456", or a fresh generated one; recorded
+  /// in the outbox.
+  private func sendCode(_ medium: String, destination: String) -> String {
+    var code = Self.code
+    if case .generated = codes {
+      code = String(format: "%06d", Int(codeRandom.next() % 1_000_000))
+      usedCodes.remove(code)
+    }
+    outbox.append(
+      SentMessage(
+        username: Self.username, medium: medium, destination: destination, code: code, operation: operation,
+        time: now))
+    return code
   }
 
   /// The next call fails in transit (no answer).
@@ -144,7 +259,7 @@ package actor SimulatedUserPool: CognitoBackend {
     _ name: String, _ session: Session, parameters: [String: String] = [:], extra: JSONObject = [:]
   ) -> JSONObject {
     nextSession += 1
-    let id = "sim-session-\(nextSession)"
+    let id = sessionId(nextSession)
     sessions[id] = session
     issuedSessions.append(id)
     lastChallengeParameters = parameters
@@ -189,12 +304,13 @@ package actor SimulatedUserPool: CognitoBackend {
   private func mfaChallenge(_ name: String, thenCustom: Bool = false) -> JSONObject {
     let medium = name == "SMS_MFA" ? "SMS" : name == "EMAIL_OTP" ? "EMAIL" : nil
     var parameters: [String: String] = [:]
+    var session = Session(challenge: name, customAfterMfa: thenCustom)
     if let medium {
-      parameters = [
-        "CODE_DELIVERY_DELIVERY_MEDIUM": medium, "CODE_DELIVERY_DESTINATION": Self.maskedDestination(medium),
-      ]
+      let destination = Self.maskedDestination(medium)
+      parameters = ["CODE_DELIVERY_DELIVERY_MEDIUM": medium, "CODE_DELIVERY_DESTINATION": destination]
+      session.code = sendCode(medium, destination: destination)
     }
-    return challenge(name, Session(challenge: name, customAfterMfa: thenCustom), parameters: parameters)
+    return challenge(name, session, parameters: parameters)
   }
 
   private func afterPassword() -> JSONObject {
@@ -241,6 +357,16 @@ package actor SimulatedUserPool: CognitoBackend {
         throw Self.echoing(fail(pending.type, "simulated \(pending.type)"), request)
       }
     }
+    if let pending = operationFaults[operation] {
+      operationFaults[operation] = pending.count > 1 ? (pending.fault, pending.count - 1) : nil
+      faultFired = true
+      if operation != "InitiateAuth" { failures += 1 }
+      switch pending.fault {
+      case .fault(let kind): throw kind.error
+      case .error(let type): throw Self.echoing(fail(type, "simulated \(type)"), request)
+      }
+    }
+    self.operation = operation
     do {
       return try serve(operation, request)
     } catch {
@@ -277,19 +403,26 @@ package actor SimulatedUserPool: CognitoBackend {
       guard let id = request["Session"]?.string, sessions[id] != nil else {
         throw fail("NotAuthorizedException", "Invalid session for the user")
       }
-      lastSecretCode = Self.secretCode
-      return ["SecretCode": .string(Self.secretCode), "Session": .string(id)]
+      var secret = Self.secretCode
+      if case .generated = codes {
+        secret = OneTimePassword.base32Encode(codeRandom.bytes(20))
+        sessions[id]?.secret = secret
+      }
+      lastSecretCode = secret
+      return ["SecretCode": .string(secret), "Session": .string(id)]
     case "VerifySoftwareToken":
       guard let id = request["Session"]?.string, var session = sessions[id] else {
         throw fail("NotAuthorizedException", "Invalid session for the user")
       }
       let userCode = request["UserCode"]?.string ?? ""
       guard Self.wellFormed(userCode) else { throw failedAttempt("InvalidParameterException") }
-      guard userCode == Self.code else { throw failedAttempt("EnableSoftwareTokenMFAException") }
+      guard codeRight(userCode, totpSecret: session.secret) == .right else {
+        throw failedAttempt("EnableSoftwareTokenMFAException")
+      }
       session.tokenVerified = true
       sessions[id] = nil
       nextSession += 1
-      let newID = "sim-session-\(nextSession)"
+      let newID = sessionId(nextSession)
       sessions[newID] = session
       issuedSessions.append(newID)
       return ["Status": .string("SUCCESS"), "Session": .string(newID)]
@@ -437,6 +570,33 @@ package actor SimulatedUserPool: CognitoBackend {
     return afterFirstFactor(thenCustom: customMfa == "mfaThenCustom")
   }
 
+  /// What a well-formed code is.
+  enum CodeVerdict { case right, used, wrong }
+
+  /// A code sent by SMS or email: fixed, "123456" (and "111111" used); generated, the code
+  /// sent for this challenge (a code used before is expired).
+  private func codeRight(_ answer: String, sent: String?) -> CodeVerdict {
+    guard case .generated = codes else {
+      return answer == Self.usedCode ? .used : answer == Self.code ? .right : .wrong
+    }
+    if let sent, answer == sent { return .right }
+    return usedCodes.contains(answer) ? .used : .wrong
+  }
+
+  /// A TOTP code: fixed, as `codeRight(_:sent:)`; generated, RFC 6238 for `totpSecret` at the
+  /// pool's clock, one step either side; a step already used is expired. A right code uses
+  /// its step.
+  private func codeRight(_ answer: String, totpSecret: String?) -> CodeVerdict {
+    guard case .generated(let clock) = codes else { return codeRight(answer, sent: nil) }
+    guard let totpSecret,
+      let step = OneTimePassword.matchingStep(answer, secret: totpSecret, time: clock().timeIntervalSince1970)
+    else { return .wrong }
+    let key = "\(totpSecret)/\(step)"
+    if usedSteps.contains(key) { return .used }
+    usedSteps.insert(key)
+    return .right
+  }
+
   private func checkStatus() throws(CognitoCallError) {
     if status == "unconfirmed" { throw fail("UserNotConfirmedException", "User is not confirmed.") }
     if status == "resetRequired" {
@@ -446,12 +606,12 @@ package actor SimulatedUserPool: CognitoBackend {
 
   private func firstFactorCode(_ name: String) -> JSONObject {
     let medium = name == "SMS_OTP" ? "SMS" : "EMAIL"
+    let destination = Self.maskedDestination(medium, firstFactor: true)
+    var session = Session(challenge: name, emailIsFirstFactor: true)
+    session.code = sendCode(medium, destination: destination)
     return challenge(
-      name, Session(challenge: name, emailIsFirstFactor: true),
-      parameters: [
-        "CODE_DELIVERY_DELIVERY_MEDIUM": medium,
-        "CODE_DELIVERY_DESTINATION": Self.maskedDestination(medium, firstFactor: true),
-      ])
+      name, session,
+      parameters: ["CODE_DELIVERY_DELIVERY_MEDIUM": medium, "CODE_DELIVERY_DESTINATION": destination])
   }
 
   private func respond(_ request: JSONObject) throws(CognitoCallError) -> JSONObject {
@@ -472,8 +632,11 @@ package actor SimulatedUserPool: CognitoBackend {
       let key = name + "_CODE"  // SMS_MFA_CODE, SOFTWARE_TOKEN_MFA_CODE, EMAIL_OTP_CODE, SMS_OTP_CODE
       let answer = answers[key] ?? ""
       guard Self.wellFormed(answer) else { throw failedAttempt("InvalidParameterException") }
-      if answer == Self.usedCode { throw failedAttempt("ExpiredCodeException") }
-      guard answer == Self.code else { throw failedAttempt("CodeMismatchException") }
+      let verdict =
+        name == "SOFTWARE_TOKEN_MFA" ? codeRight(answer, totpSecret: totpSecret) : codeRight(answer, sent: session.code)
+      if verdict == .used { throw failedAttempt("ExpiredCodeException") }
+      guard verdict == .right else { throw failedAttempt("CodeMismatchException") }
+      if let sent = session.code { usedCodes.insert(sent) }
       consume()
       return session.customAfterMfa ? customChallenge(round: 1) : tokens
     case "SELECT_MFA_TYPE":

@@ -12,11 +12,13 @@ struct Serve: AsyncParsableCommand {
     abstract: "Serve the simulated user pool as a Cognito sign-in endpoint over HTTP.",
     discussion: """
       One user ("user", password "Passw0rd!") in one pool configured like the model: each pool. and \
-      user. variable takes its --set value, else the model's default: value. Codes are fixed \
-      (123456). Prints "listening on http://HOST:PORT", "pool id: ..." and "client id: ..." on \
-      standard output, then serves InitiateAuth, RespondToAuthChallenge, AssociateSoftwareToken \
-      and VerifySoftwareToken until SIGINT or SIGTERM. Exit 0 when stopped, 2 for a malformed \
-      model, 64 for bad usage.
+      user. variable takes its --set value, else the model's default: value. Each SMS or email \
+      code is drawn fresh (GET /_signin-spec/messages?username=user lists them); TOTP codes are \
+      checked by RFC 6238 at --clock. Prints "listening on http://HOST:PORT", "pool id: ..." and \
+      "client id: ..." on standard output (and "totp secret (user): ..." for a registered TOTP \
+      user), then serves InitiateAuth, RespondToAuthChallenge, AssociateSoftwareToken and \
+      VerifySoftwareToken until SIGINT or SIGTERM. POST /_signin-spec/faults injects failures. \
+      Exit 0 when stopped, 2 for a malformed model, 64 for bad usage.
 
       Examples:
         signin-spec serve --port 0
@@ -35,8 +37,12 @@ struct Serve: AsyncParsableCommand {
   @Option(help: "The port to bind (0: a free port, printed).")
   var port = 9229
 
-  @Option(help: "Seed of the pool's SRP randomness (salt, secret b).")
+  @Option(help: "Seed of the pool's randomness (SRP's salt and secret b, codes, TOTP secrets).")
   var seed: UInt64 = 0
+
+  @Option(
+    help: "The pool's clock for TOTP, fixed at an ISO 8601 time (e.g. 2026-01-01T00:00:00Z); default: the system time.")
+  var clock: String?
 
   @Option(help: "The largest request body accepted, in bytes; a larger one is HTTP 413.")
   var maxBodyBytes = CognitoServer.defaultMaxBodyBytes
@@ -51,6 +57,17 @@ struct Serve: AsyncParsableCommand {
     try OptionChecks.range(port, 0...65_535, "--port")
     try OptionChecks.range(maxBodyBytes, 1...Self.maxBodyLimit, "--max-body-bytes", unit: " bytes")
     guard !host.isEmpty else { throw ValidationError("--host must name an address") }
+    if let clock, Self.parseClock(clock) == nil {
+      throw ValidationError("--clock: '\(clock)' is not an ISO 8601 time such as 2026-01-01T00:00:00Z")
+    }
+  }
+
+  /// An ISO 8601 time, with or without fractional seconds.
+  static func parseClock(_ text: String) -> Date? {
+    let formatter = ISO8601DateFormatter()
+    if let date = formatter.date(from: text) { return date }
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.date(from: text)
   }
 
   func run() async throws {
@@ -76,10 +93,14 @@ struct Serve: AsyncParsableCommand {
     defer { sources.forEach { $0.cancel() } }
 
     let poolId = SimulatedUserPool.poolId
-    let pool = SimulatedUserPool(configuration: configuration, poolId: poolId, seed: seed)
+    let fixedTime = clock.flatMap(Self.parseClock)
+    let pool = SimulatedUserPool(
+      configuration: configuration, poolId: poolId, seed: seed,
+      codes: .generated(clock: { fixedTime ?? Date() }))
     let server: CognitoServer
     do {
-      server = try await CognitoServer.start(backend: pool, host: host, port: port, maxBodyBytes: maxBodyBytes)
+      server = try await CognitoServer.start(
+        backend: pool, control: pool, host: host, port: port, maxBodyBytes: maxBodyBytes)
     } catch {
       printError("error: cannot listen on \(host):\(port): \(error)")
       throw ExitStatus.usage
@@ -87,6 +108,9 @@ struct Serve: AsyncParsableCommand {
     Self.say("listening on \(server.endpoint.absoluteString.dropLast())")
     Self.say("pool id: \(poolId)")
     Self.say("client id: \(Self.clientId)")
+    if configuration["user.totpRegistered"] == "true" {
+      Self.say("totp secret (\(SimulatedUserPool.username)): \(pool.totpSecret)")
+    }
     for await _ in stops { break }
     await server.stop()
   }

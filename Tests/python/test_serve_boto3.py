@@ -1,0 +1,142 @@
+"""`signin-spec serve` driven by a third-party client: boto3's cognito-idp, with raw calls.
+
+Starts the built binary (SIGNIN_SPEC_BIN, default .build/release/signin-spec) per pool
+configuration on a free port, reads its start-up lines (no sleeps), and signs in with
+initiate_auth / respond_to_auth_challenge / associate_software_token / verify_software_token.
+SMS codes come from the outbox endpoint; TOTP codes from pyotp at the pool's fixed --clock.
+
+Where boto3 and the model differ: botocore checks a request's Session against Cognito's
+SessionType (at least 20 characters) before sending it, so the pool's generated-codes mode
+pads its session ids to 20 characters (the fixed mode's "sim-session-1" would be refused
+client-side). Nothing else differed.
+"""
+
+import contextlib
+import datetime
+import json
+import os
+import pathlib
+import subprocess
+import urllib.request
+
+import boto3
+import pyotp
+import pytest
+from botocore.exceptions import ClientError
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BINARY = os.environ.get("SIGNIN_SPEC_BIN", str(ROOT / ".build" / "release" / "signin-spec"))
+CLOCK = "2026-01-01T00:00:00Z"
+NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+CLIENT_ID = "signinspecsimulatedclient"
+USER, PASSWORD = "user", "Passw0rd!"
+
+SMS = ["pool.mfa=required", "pool.sms=true", "user.phone=true"]
+TOTP = ["pool.mfa=required", "pool.totp=true", "user.totpRegistered=true"]
+TOTP_SETUP = ["pool.mfa=required", "pool.totp=true"]
+
+
+@contextlib.contextmanager
+def serve(*settings):
+    """Runs `signin-spec serve` with `settings`; yields (endpoint URL, start-up lines)."""
+    command = [BINARY, "serve", "--port", "0", "--seed", "1", "--clock", CLOCK]
+    for setting in settings:
+        command += ["--set", setting]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        lines = [process.stdout.readline().rstrip("\n") for _ in range(3)]
+        assert lines[0].startswith("listening on http://"), lines
+        if "user.totpRegistered=true" in settings:
+            lines.append(process.stdout.readline().rstrip("\n"))
+        yield lines[0][len("listening on ") :], lines
+    finally:
+        process.terminate()
+        assert process.wait(timeout=30) == 0
+
+
+def cognito(url):
+    return boto3.client(
+        "cognito-idp",
+        region_name="us-east-1",
+        endpoint_url=url,
+        aws_access_key_id="x",
+        aws_secret_access_key="x",
+    )
+
+
+def password_auth(client, password=PASSWORD):
+    return client.initiate_auth(
+        AuthFlow="USER_PASSWORD_AUTH",
+        ClientId=CLIENT_ID,
+        AuthParameters={"USERNAME": USER, "PASSWORD": password},
+    )
+
+
+def messages(url):
+    with urllib.request.urlopen(f"{url}/_signin-spec/messages?username={USER}") as answer:
+        return json.load(answer)["messages"]
+
+
+def test_password_without_mfa():
+    with serve() as (url, _):
+        answer = password_auth(cognito(url))
+        assert "ChallengeName" not in answer
+        assert answer["AuthenticationResult"]["AccessToken"]
+
+
+def test_wrong_password_is_not_authorized():
+    with serve() as (url, _):
+        with pytest.raises(ClientError) as raised:
+            password_auth(cognito(url), password="wrong-password")
+        assert raised.value.response["Error"]["Code"] == "NotAuthorizedException"
+
+
+def test_sms_mfa_with_the_code_from_the_outbox():
+    with serve(*SMS) as (url, _):
+        client = cognito(url)
+        challenge = password_auth(client)
+        assert challenge["ChallengeName"] == "SMS_MFA"
+        sent = messages(url)
+        assert [m["medium"] for m in sent] == ["SMS"]
+        assert sent[0]["destination"] == challenge["ChallengeParameters"]["CODE_DELIVERY_DESTINATION"]
+        answer = client.respond_to_auth_challenge(
+            ClientId=CLIENT_ID,
+            ChallengeName="SMS_MFA",
+            Session=challenge["Session"],
+            ChallengeResponses={"USERNAME": USER, "SMS_MFA_CODE": sent[0]["code"]},
+        )
+        assert answer["AuthenticationResult"]["AccessToken"]
+
+
+def test_totp_mfa_with_pyotp():
+    with serve(*TOTP) as (url, lines):
+        assert lines[3].startswith("totp secret (user): ")
+        secret = lines[3][len("totp secret (user): ") :]
+        client = cognito(url)
+        challenge = password_auth(client)
+        assert challenge["ChallengeName"] == "SOFTWARE_TOKEN_MFA"
+        answer = client.respond_to_auth_challenge(
+            ClientId=CLIENT_ID,
+            ChallengeName="SOFTWARE_TOKEN_MFA",
+            Session=challenge["Session"],
+            ChallengeResponses={"USERNAME": USER, "SOFTWARE_TOKEN_MFA_CODE": pyotp.TOTP(secret).at(NOW)},
+        )
+        assert answer["AuthenticationResult"]["AccessToken"]
+
+
+def test_totp_setup_with_pyotp():
+    with serve(*TOTP_SETUP) as (url, _):
+        client = cognito(url)
+        challenge = password_auth(client)
+        assert challenge["ChallengeName"] == "MFA_SETUP"
+        associated = client.associate_software_token(Session=challenge["Session"])
+        secret = associated["SecretCode"]
+        verified = client.verify_software_token(Session=associated["Session"], UserCode=pyotp.TOTP(secret).at(NOW))
+        assert verified["Status"] == "SUCCESS"
+        answer = client.respond_to_auth_challenge(
+            ClientId=CLIENT_ID,
+            ChallengeName="MFA_SETUP",
+            Session=verified["Session"],
+            ChallengeResponses={"USERNAME": USER},
+        )
+        assert answer["AuthenticationResult"]["AccessToken"]
