@@ -105,8 +105,8 @@ FORMAT_CHECK ?= format-check
 test: deps moto python-tools ci-tools lint-ci $(FORMAT_CHECK) test-build
 	$(SWIFT) test $(BUILD_FLAGS) --skip-build --skip '$(LONG_TESTS)' \
 	  --event-stream-output-path $(TEST_EVENTS) --event-stream-version 0
-	python3 -m pytest -q Tests/python
 	@python3 scripts/test-times.py $(TEST_EVENTS) --top 5 --suites-only
+	python3 -m pytest -q Tests/python
 
 ## The long tier: the suites `make test` leaves out (run before resolving an issue they cover;
 ## the example workflow runs it nightly).
