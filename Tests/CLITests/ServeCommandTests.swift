@@ -43,7 +43,7 @@ struct ServeCommandTests {
     #expect(lines[1].hasPrefix("pool id: us-east-1_"))
     #expect(lines[2].hasPrefix("client id: "))
 
-    var request = URLRequest(url: endpoint, timeoutInterval: 30)
+    var request = URLRequest(url: endpoint, timeoutInterval: 600)  // a hang guard, not a timing condition
     request.httpMethod = "POST"
     request.setValue("application/x-amz-json-1.1", forHTTPHeaderField: "Content-Type")
     request.setValue("AWSCognitoIdentityProviderService.InitiateAuth", forHTTPHeaderField: "X-Amz-Target")

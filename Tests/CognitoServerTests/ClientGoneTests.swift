@@ -43,7 +43,8 @@ struct ClientGoneTests {
     release.yield()
 
     let client = SignInClient(
-      backend: HTTPCognitoBackend(endpoint: server.endpoint), clientId: "c", userPoolId: SimulatedUserPool.poolId)
+      backend: HTTPCognitoBackend(endpoint: server.endpoint, timeout: hangGuard), clientId: "c",
+      userPoolId: SimulatedUserPool.poolId)
     let result = try await client.signIn(
       username: SimulatedUserPool.username, password: SimulatedUserPool.password,
       options: SignInOptions(authFlow: .userPassword))

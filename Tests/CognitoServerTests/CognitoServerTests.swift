@@ -39,7 +39,8 @@ struct CognitoServerTests {
   /// The reference client on `server`, with a fixed SRP secret so runs repeat.
   static func client(_ server: CognitoServer) -> SignInClient {
     SignInClient(
-      backend: HTTPCognitoBackend(endpoint: server.endpoint), clientId: "c", userPoolId: SimulatedUserPool.poolId,
+      backend: HTTPCognitoBackend(endpoint: server.endpoint, timeout: hangGuard), clientId: "c",
+      userPoolId: SimulatedUserPool.poolId,
       random: { _ in [UInt8](repeating: 7, count: 32) })
   }
 
@@ -68,7 +69,7 @@ struct CognitoServerTests {
 
   /// POSTs `body` to the server with `target` (nil: no X-Amz-Target header).
   static func post(_ server: CognitoServer, target: String?, body: Data) async throws -> Answer {
-    var request = URLRequest(url: server.endpoint, timeoutInterval: 30)
+    var request = URLRequest(url: server.endpoint, timeoutInterval: hangGuard)
     request.httpMethod = "POST"
     request.setValue("application/x-amz-json-1.1", forHTTPHeaderField: "Content-Type")
     if let target { request.setValue(target, forHTTPHeaderField: "X-Amz-Target") }
@@ -182,7 +183,7 @@ struct CognitoServerTests {
   @Test("after stop() the server answers nothing: the next call is a network error")
   func stop() async throws {
     let server = try await CognitoServer.start(backend: SimulatedUserPool(configuration: [:]), port: 0)
-    let backend = HTTPCognitoBackend(endpoint: server.endpoint)
+    let backend = HTTPCognitoBackend(endpoint: server.endpoint, timeout: hangGuard)
     let request: JSONObject = [
       "AuthFlow": .string("USER_PASSWORD_AUTH"), "ClientId": .string("c"),
       "AuthParameters": .object(["USERNAME": .string("user"), "PASSWORD": .string(SimulatedUserPool.password)]),
@@ -222,7 +223,7 @@ struct CognitoServerTests {
   @Test("the pool's faults: a network fault closes the connection, a server error is a 500 without a body")
   func faults() async throws {
     try await Self.withServer { server, pool in
-      let backend = HTTPCognitoBackend(endpoint: server.endpoint)
+      let backend = HTTPCognitoBackend(endpoint: server.endpoint, timeout: hangGuard)
       let request: JSONObject = [
         "AuthFlow": .string("USER_PASSWORD_AUTH"), "ClientId": .string("c"),
         "AuthParameters": .object(["USERNAME": .string("user"), "PASSWORD": .string(SimulatedUserPool.password)]),

@@ -227,7 +227,7 @@ struct GeneratedCodesTests {
     _ server: CognitoServer, _ method: String, _ path: String, body: String? = nil, target: String? = nil
   ) async throws -> (status: Int, json: JSONObject?) {
     let url = try #require(URL(string: path, relativeTo: server.endpoint))
-    var request = URLRequest(url: url, timeoutInterval: 30)
+    var request = URLRequest(url: url, timeoutInterval: hangGuard)
     request.httpMethod = method
     // A fresh connection each time: with kept-alive connections this test took 60 s (URLSession
     // waited on the reset connection) instead of 0.07 s.
