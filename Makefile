@@ -30,6 +30,7 @@ moto:
 python-tools:
 	@python3 -c "import boto3, pytest" 2>/dev/null || pip install -q boto3 pytest
 	@python3 -c "import pyotp" 2>/dev/null || pip install -q pyotp
+	@python3 -c "import pycognito" 2>/dev/null || pip install -q pycognito
 
 ## PyPI tools the tests and lint-ci use: sarif-pydantic (SARIF 2.1.0 object model),
 ## jsonschema (model export schema), check-jsonschema (GitHub workflow schema).

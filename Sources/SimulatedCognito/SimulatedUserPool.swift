@@ -614,12 +614,20 @@ package actor SimulatedUserPool: CognitoBackend {
       parameters: ["CODE_DELIVERY_DELIVERY_MEDIUM": medium, "CODE_DELIVERY_DESTINATION": destination])
   }
 
+  /// A PASSWORD_VERIFIER answer without a Session names its flow by the SECRET_BLOCK the pool
+  /// sent: Cognito accepts it so, and pycognito relies on it (`pycognito/aws_srp.py`,
+  /// `AWSSRP.authenticate_user` sends no Session with PASSWORD_VERIFIER).
+  private func verifierSession(_ name: String, _ answers: [String: String]) -> String? {
+    guard name == "PASSWORD_VERIFIER", let block = answers["PASSWORD_CLAIM_SECRET_BLOCK"] else { return nil }
+    return sessions.first { $0.value.srp?.secretBlock == block }?.key
+  }
+
   private func respond(_ request: JSONObject) throws(CognitoCallError) -> JSONObject {
-    guard let id = request["Session"]?.string, let session = sessions[id] else {
-      throw fail("NotAuthorizedException", "Invalid session for the user, session is expired.")
-    }
     let answers = request["ChallengeResponses"]?.stringMap ?? [:]
     let name = request["ChallengeName"]?.string ?? ""
+    guard let id = request["Session"]?.string ?? verifierSession(name, answers), let session = sessions[id] else {
+      throw fail("NotAuthorizedException", "Invalid session for the user, session is expired.")
+    }
     func consume() { sessions[id] = nil }
     if let changed = statusChangePending {
       statusChangePending = nil
