@@ -197,6 +197,43 @@ struct PoolSRPTests {
     }
   }
 
+  /// Forwards to the pool, sending the PASSWORD_VERIFIER answer without its Session (as
+  /// pycognito's `AWSSRP.authenticate_user` does), and optionally with another secret block.
+  struct WithoutSession: CognitoBackend {
+    let pool: SimulatedUserPool
+    var otherBlock = false
+
+    func send(_ operation: String, _ request: JSONObject) async throws(CognitoCallError) -> JSONObject {
+      var request = request
+      if request["ChallengeName"]?.string == "PASSWORD_VERIFIER" {
+        request["Session"] = nil
+        if otherBlock, var answers = request["ChallengeResponses"]?.object {
+          answers["PASSWORD_CLAIM_SECRET_BLOCK"] = .string(Data("another block".utf8).base64EncodedString())
+          request["ChallengeResponses"] = .object(answers)
+        }
+      }
+      return try await pool.send(operation, request)
+    }
+  }
+
+  @Test("a PASSWORD_VERIFIER answer without a Session is taken by its secret block; another block is no session")
+  func verifierWithoutSession() async throws {
+    let signedIn = try await Self.client(WithoutSession(pool: SimulatedUserPool(configuration: [:]))).signIn(
+      username: SimulatedUserPool.username, password: SimulatedUserPool.password)
+    #expect(signedIn.isSignedIn)
+    let client = Self.client(WithoutSession(pool: SimulatedUserPool(configuration: [:]), otherBlock: true))
+    do {
+      _ = try await client.signIn(username: SimulatedUserPool.username, password: SimulatedUserPool.password)
+      Issue.record("an answer with no Session and an unknown secret block signed in")
+    } catch {
+      guard case .notAuthorized(let message) = error else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect(message.contains("Invalid session"), "\(message)")
+    }
+  }
+
   @Test("a TIMESTAMP not in Cognito's format is InvalidParameterException")
   func malformedTimestamp() async throws {
     let pool = SimulatedUserPool(configuration: [:])
