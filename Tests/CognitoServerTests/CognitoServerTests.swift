@@ -18,22 +18,13 @@ struct CognitoServerTests {
     "pool.mfa": "optional", "pool.sms": "true", "user.phone": "true", "user.smsEnabled": "true",
   ]
 
-  /// Runs `body` with a server on 127.0.0.1 and a free port, in front of a pool configured
-  /// with `settings`, and stops the server after it.
+  /// Runs `body` with a server in front of a pool configured with `settings`.
   static func withServer(
     _ settings: [String: String] = [:], maxBodyBytes: Int = CognitoServer.defaultMaxBodyBytes,
     _ body: (CognitoServer, SimulatedUserPool) async throws -> Void
   ) async throws {
-    let pool = SimulatedUserPool(configuration: settings)
-    let server = try await CognitoServer.start(
-      backend: pool, host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes)
-    do {
-      try await body(server, pool)
-    } catch {
-      await server.stop()
-      throw error
-    }
-    await server.stop()
+    try await serving(
+      SimulatedUserPool(configuration: settings), maxBodyBytes: maxBodyBytes, body)
   }
 
   /// The reference client on `server`, with a fixed SRP secret so runs repeat.
@@ -60,38 +51,14 @@ struct CognitoServerTests {
     return steps
   }
 
-  /// An HTTP answer as the test sees it.
-  struct Answer {
-    let status: Int
-    let headers: [String: String]
-    let json: JSONObject?
-  }
-
   /// POSTs `body` to the server with `target` (nil: no X-Amz-Target header).
-  static func post(_ server: CognitoServer, target: String?, body: Data) async throws -> Answer {
+  static func post(_ server: CognitoServer, target: String?, body: Data) async throws -> HTTPAnswer {
     var request = URLRequest(url: server.endpoint, timeoutInterval: hangGuard)
     request.httpMethod = "POST"
     request.setValue("application/x-amz-json-1.1", forHTTPHeaderField: "Content-Type")
     if let target { request.setValue(target, forHTTPHeaderField: "X-Amz-Target") }
     request.httpBody = body
-    let (data, response): (Data, HTTPURLResponse) = try await withCheckedThrowingContinuation { continuation in
-      URLSession.shared.dataTask(with: request) { data, response, error in
-        if let error {
-          continuation.resume(throwing: error)
-        } else if let response = response as? HTTPURLResponse {
-          continuation.resume(returning: (data ?? Data(), response))
-        } else {
-          continuation.resume(throwing: URLError(.badServerResponse))
-        }
-      }.resume()
-    }
-    var headers: [String: String] = [:]
-    for (k, v) in response.allHeaderFields {
-      if let k = k as? String, let v = v as? String { headers[k.lowercased()] = v }
-    }
-    return Answer(
-      status: response.statusCode, headers: headers,
-      json: (try? JSONDecoder().decode(JSONValue.self, from: data))?.object)
+    return try await send(request)
   }
 
   @Test("USER_PASSWORD_AUTH without MFA signs in with one InitiateAuth")

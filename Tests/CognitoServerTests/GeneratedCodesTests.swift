@@ -237,30 +237,14 @@ struct GeneratedCodesTests {
       request.setValue("AWSCognitoIdentityProviderService.\(target)", forHTTPHeaderField: "X-Amz-Target")
       request.setValue("application/x-amz-json-1.1", forHTTPHeaderField: "Content-Type")
     }
-    let (data, status): (Data, Int) = try await withCheckedThrowingContinuation { continuation in
-      URLSession.shared.dataTask(with: request) { data, response, error in
-        if let error {
-          continuation.resume(throwing: error)
-        } else {
-          continuation.resume(returning: (data ?? Data(), (response as? HTTPURLResponse)?.statusCode ?? 0))
-        }
-      }.resume()
-    }
-    return (status, (try? JSONDecoder().decode(JSONValue.self, from: data))?.object)
+    let answer = try await send(request)
+    return (answer.status, answer.json)
   }
 
   static func withServer(
     _ settings: [String: String], _ body: (CognitoServer, SimulatedUserPool) async throws -> Void
   ) async throws {
-    let pool = Self.pool(settings)
-    let server = try await CognitoServer.start(backend: pool, control: pool, port: 0)
-    do {
-      try await body(server, pool)
-    } catch {
-      await server.stop()
-      throw error
-    }
-    await server.stop()
+    try await serving(Self.pool(settings), control: true, body)
   }
 
   static let signIn =
