@@ -35,22 +35,22 @@ def main(argv):
     path = args[0]
     names, kinds, started, ended = {}, {}, {}, {}
     try:
-        with open(path, encoding="utf-8") as stream:
+        with open(path, encoding="utf-8", errors="replace") as stream:
             for number, line in enumerate(stream, 1):
                 if not line.strip():
                     continue
                 try:
                     record = json.loads(line)
                     payload = record["payload"]
-                except (ValueError, KeyError, TypeError):
+                    if record.get("kind") == "test":
+                        names[payload["id"]] = payload.get("displayName") or payload.get("name")
+                        kinds[payload["id"]] = payload.get("kind")
+                    elif record.get("kind") == "event" and payload.get("kind") in ("testStarted", "testEnded"):
+                        when = float(payload["instant"]["absolute"])
+                        (started if payload["kind"] == "testStarted" else ended)[payload["testID"]] = when
+                except (ValueError, KeyError, TypeError, AttributeError):
                     print(f"error: {path}:{number}: not a Swift Testing event record", file=sys.stderr)
                     return 2
-                if record.get("kind") == "test":
-                    names[payload["id"]] = payload.get("displayName") or payload.get("name")
-                    kinds[payload["id"]] = payload.get("kind")
-                elif record.get("kind") == "event" and payload.get("kind") in ("testStarted", "testEnded"):
-                    when = payload["instant"]["absolute"]
-                    (started if payload["kind"] == "testStarted" else ended)[payload["testID"]] = when
     except OSError as error:
         print(f"error: {path}: {error.strerror}", file=sys.stderr)
         return 2
