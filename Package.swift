@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
@@ -16,7 +16,7 @@ let package = Package(
     // Arbitrary-precision integers for Cognito's SRP-6a (3072-bit modular arithmetic).
     .package(url: "https://github.com/attaswift/BigInt", from: "6.0.0"),
     // SHA-1, SHA-256, HMAC and HKDF for TOTP and SRP (BoringSSL on Linux).
-    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     // HTTP/1.1 for `signin-spec serve`. SwiftNIO rather than Hummingbird: Hummingbird is built
     // on SwiftNIO and adds its own packages, so NIO alone is the smaller dependency.
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
