@@ -15,8 +15,11 @@ let package = Package(
     .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     // Arbitrary-precision integers for Cognito's SRP-6a (3072-bit modular arithmetic).
     .package(url: "https://github.com/attaswift/BigInt", from: "6.0.0"),
-    // SHA-1, SHA-256, HMAC and HKDF for TOTP and SRP (BoringSSL on Linux).
+    // SHA-1, SHA-256, HMAC and HKDF for TOTP and SRP, RSA keys for the tokens (BoringSSL on Linux).
     .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    // RS256 signing and the JWKS of the ID and access tokens `serve` issues: a maintained JWT
+    // library rather than hand-written JOSE.
+    .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
     // HTTP/1.1 for `signin-spec serve`. SwiftNIO rather than Hummingbird: Hummingbird is built
     // on SwiftNIO and adds its own packages, so NIO alone is the smaller dependency.
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -52,6 +55,14 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
+      ]),
+    // Cognito's ID and access tokens (RS256 JWTs) and the pool's JWKS, for `signin-spec serve`.
+    .target(
+      name: "CognitoTokens",
+      dependencies: [
+        .product(name: "JWTKit", package: "jwt-kit"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "CryptoExtras", package: "swift-crypto"),
       ]),
     // Deliberately broken clients, through the client's hooks: for `--client` and the tests.
     .target(name: "ClientBugs", dependencies: ["SignInClient", "CognitoWire"]),
@@ -116,6 +127,12 @@ let package = Package(
       dependencies: [
         "CognitoServer", "SimulatedCognito", "SignInClient", "CognitoWire", "CognitoSRPMath",
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+      ]),
+    .testTarget(
+      name: "CognitoTokensTests",
+      dependencies: [
+        "CognitoTokens", "CognitoWire", .product(name: "JWTKit", package: "jwt-kit"),
+        .product(name: "CryptoExtras", package: "swift-crypto"),
       ]),
     .testTarget(name: "LoaderFuzzTests", dependencies: ["LoaderFuzzing", "SignInModel", "ModelChecking"]),
   ]
