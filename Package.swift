@@ -95,8 +95,9 @@ let package = Package(
       dependencies: [
         "SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Z3Kit", "Fuzzing", "ClientBugs",
         "ModelTestSupport", "SignInClient", "CognitoWire", "Scenarios", "DocsConformance", "Diagrams", "SafeFiles",
-        "Evolution", "CognitoServer", "SimulatedCognito",
+        "Evolution", "CognitoServer", "SimulatedCognito", "CognitoTokens",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Yams", package: "Yams"),
       ]),
     .testTarget(name: "SignInModelTests", dependencies: ["SignInModel"]),
     .testTarget(

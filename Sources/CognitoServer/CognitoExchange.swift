@@ -11,7 +11,8 @@ package enum CognitoExchange {
   /// The operations of sign-in the server passes to the pool; any other is
   /// UnknownOperationException.
   package static let signInOperations: Set<String> = [
-    "InitiateAuth", "RespondToAuthChallenge", "AssociateSoftwareToken", "VerifySoftwareToken",
+    "InitiateAuth", "RespondToAuthChallenge", "AssociateSoftwareToken", "VerifySoftwareToken", "ConfirmDevice",
+    "UpdateDeviceStatus", "GetUser",
   ]
   package static let contentType = "application/x-amz-json-1.1"
 
@@ -50,7 +51,7 @@ package enum CognitoExchange {
 
   /// Answers one request: checks the method and target, decodes the body and asks `backend`.
   package static func answer(
-    method: String, target: String?, body: [UInt8], backend: any CognitoBackend
+    method: String, target: String?, body: [UInt8], backend: any CognitoBackend, log: RequestLog? = nil
   ) async -> Reply {
     guard method == "POST" else {
       return error("UnknownOperationException", "Cognito's JSON 1.1 protocol takes POST, not \(method)")
@@ -65,6 +66,19 @@ package enum CognitoExchange {
     guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(body)), let request = value.object else {
       return error("SerializationException", "the request body is not a JSON object")
     }
+    let reply = await answer(operation, request, backend: backend)
+    if let log {
+      var response: JSONObject?
+      if case .answer(_, _, let bytes) = reply {
+        response = (try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)))?.object
+      }
+      await log.record(operation: operation, request: request, status: reply.status, response: response, time: Date())
+    }
+    return reply
+  }
+
+  /// The answer of `backend` to one decoded request.
+  static func answer(_ operation: String, _ request: JSONObject, backend: any CognitoBackend) async -> Reply {
     do {
       let response = try await backend.send(operation, request)
       return .answer(status: 200, headers: [("Content-Type", contentType)], body: encode(.object(response)))

@@ -38,7 +38,7 @@ package final class CognitoServer: Sendable {
   /// Binds `host:port` (port 0: a free port) and serves `backend` until `stop()`; `control`,
   /// when given, answers the endpoints under `/_signin-spec/` (`ControlExchange`).
   package static func start(
-    backend: any CognitoBackend, control: SimulatedUserPool? = nil, host: String = "127.0.0.1", port: Int = 0,
+    backend: any CognitoBackend, control: ServerControl? = nil, host: String = "127.0.0.1", port: Int = 0,
     maxBodyBytes: Int = defaultMaxBodyBytes
   ) async throws -> CognitoServer {
     let connections = Connections()
@@ -123,13 +123,13 @@ final class CognitoRequestHandler: ChannelInboundHandler {
   typealias OutboundOut = HTTPServerResponsePart
 
   private let backend: any CognitoBackend
-  private let control: SimulatedUserPool?
+  private let control: ServerControl?
   private let maxBodyBytes: Int
   private var head: HTTPRequestHead?
   private var body: [UInt8] = []
   private var tooLarge = false
 
-  init(backend: any CognitoBackend, control: SimulatedUserPool?, maxBodyBytes: Int) {
+  init(backend: any CognitoBackend, control: ServerControl?, maxBodyBytes: Int) {
     self.backend = backend
     self.control = control
     self.maxBodyBytes = maxBodyBytes
@@ -171,14 +171,19 @@ final class CognitoRequestHandler: ChannelInboundHandler {
   /// Answers off the event loop, then writes the answer on the connection's loop.
   private static func answer(
     method: String, uri: String, target: String?, body: [UInt8], backend: any CognitoBackend,
-    control: SimulatedUserPool?, keepAlive: Bool, context: NIOLoopBound<ChannelHandlerContext>
+    control: ServerControl?, keepAlive: Bool, context: NIOLoopBound<ChannelHandlerContext>
   ) {
     let loop = context.eventLoop
     Task { @Sendable in
-      let reply =
-        ControlExchange.handles(uri)
-        ? await ControlExchange.answer(method: method, uri: uri, body: body, pool: control)
-        : await CognitoExchange.answer(method: method, target: target, body: body, backend: backend)
+      let reply: CognitoExchange.Reply
+      if ControlExchange.handles(uri) {
+        reply = await ControlExchange.answer(method: method, uri: uri, body: body, control: control)
+      } else if let jwks = control?.jwks, method == "GET", uri.hasSuffix("/.well-known/jwks.json") {
+        reply = await KeySetExchange.answer(uri: uri, control: control, jwks: jwks)
+      } else {
+        reply = await CognitoExchange.answer(
+          method: method, target: target, body: body, backend: backend, log: control?.log)
+      }
       loop.execute { ResponseWriter.write(reply, keepAlive: keepAlive, context: context.value) }
     }
   }

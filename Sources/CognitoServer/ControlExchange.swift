@@ -5,13 +5,16 @@ import SimulatedCognito
 /// `signin-spec serve`'s own endpoints under `/_signin-spec/`, beside Cognito's protocol: what a
 /// test of a third-party client needs from the pool that Cognito's API does not give.
 ///
-/// - `GET /_signin-spec/messages?username=U`: the codes the pool sent to U, oldest first, as
-///   `{"messages": [{"username", "medium", "destination", "code", "operation", "time"}]}`.
-/// - `POST /_signin-spec/faults` with `{"username", "operation", "fault", "error", "count"}`:
-///   U's next `count` requests of `operation` fail that way.
+/// - `GET /_signin-spec/messages?username=U[&poolId=P]`: the codes the pool sent to U, oldest
+///   first, as `{"messages": [{"username", "medium", "destination", "code", "operation", "time"}]}`.
+/// - `POST /_signin-spec/faults` with `{"username", "poolId"?, "operation", "fault", "error",
+///   "count"}`: U's next `count` requests of `operation` fail that way.
+/// - `POST /_signin-spec/pools` with `{"set": {...}}`: a new pool; answers `{"poolId", "clientId"}`.
+/// - `PUT /_signin-spec/pools/<poolId>/users/<username>` with `{"password", "set", "totpSecret"?,
+///   "devices"?}`: creates or replaces a user.
 ///
 /// Errors are JSON, `{"error": message}` (and `"field"` naming a bad field): 400 for a bad
-/// request, 404 for an unknown path, 405 for a wrong method.
+/// request, 404 for an unknown path or pool, 405 for a wrong method.
 package enum ControlExchange {
   /// The path prefix of the control endpoints.
   package static let prefix = "/_signin-spec/"
@@ -29,32 +32,50 @@ package enum ControlExchange {
   /// The largest `count` of a fault.
   package static let maxCount = 1_000
 
-  /// Answers one request to a control endpoint of `pool` (nil: the server has no pool).
+  static let endpoints =
+    "GET \(prefix)messages, POST \(prefix)faults, POST \(prefix)pools, PUT \(prefix)pools/<poolId>/users/<username>"
+
+  /// Answers one request to a control endpoint (nil control: the server has no pools).
   package static func answer(
-    method: String, uri: String, body: [UInt8], pool: SimulatedUserPool?
+    method: String, uri: String, body: [UInt8], control: ServerControl?
   ) async -> CognitoExchange.Reply {
     let parts = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
     let path = String(parts[0])
     let query = parts.count > 1 ? String(parts[1]) : ""
-    guard let pool, path == prefix + "messages" || path == prefix + "faults" else {
-      return error(404, "no such endpoint: \(path) (there are GET \(prefix)messages and POST \(prefix)faults)")
-    }
-    if path == prefix + "messages" {
+    guard let control else { return error(404, "no such endpoint: \(path) (this server has no control endpoints)") }
+    let segments = path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    switch segments.first {
+    case "messages" where segments.count == 1:
       guard method == "GET" else { return error(405, "\(path) takes GET, not \(method)") }
-      return await messages(query: query, pool: pool)
+      return await messages(query: query, control: control)
+    case "faults" where segments.count == 1:
+      guard method == "POST" else { return error(405, "\(path) takes POST, not \(method)") }
+      return await fault(body: body, control: control)
+    case "pools" where segments.count == 1:
+      guard method == "POST" else { return error(405, "\(path) takes POST, not \(method)") }
+      return await createPool(body: body, control: control)
+    case "pools" where segments.count == 4 && segments[2] == "users":
+      guard method == "PUT" else { return error(405, "\(path) takes PUT, not \(method)") }
+      let poolId = segments[1].removingPercentEncoding ?? segments[1]
+      let username = segments[3].removingPercentEncoding ?? segments[3]
+      return await putUser(poolId: poolId, username: username, body: body, control: control)
+    default:
+      return error(404, "no such endpoint: \(path) (there are \(endpoints))")
     }
-    guard method == "POST" else { return error(405, "\(path) takes POST, not \(method)") }
-    return await fault(body: body, pool: pool)
   }
 
-  static func messages(query: String, pool: SimulatedUserPool) async -> CognitoExchange.Reply {
+  static func messages(query: String, control: ServerControl) async -> CognitoExchange.Reply {
     let items = URLComponents(string: "?" + query)?.queryItems ?? []
     guard let username = items.first(where: { $0.name == "username" })?.value, !username.isEmpty else {
       return error(400, "the query must name a user: ?username=U", field: "username")
     }
+    let poolId = items.first(where: { $0.name == "poolId" })?.value
+    guard await control.service.hasPool(poolId) else {
+      return error(404, "no pool \(poolId ?? "")", field: "poolId")
+    }
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    let sent = await pool.messages(for: username).map { m -> JSONValue in
+    let sent = await control.service.messages(for: username, poolId: poolId).map { m -> JSONValue in
       .object([
         "username": .string(m.username), "medium": .string(m.medium), "destination": .string(m.destination),
         "code": .string(m.code), "operation": .string(m.operation), "time": .string(formatter.string(from: m.time)),
@@ -63,15 +84,22 @@ package enum ControlExchange {
     return json(200, .object(["messages": .array(sent)]))
   }
 
-  static func fault(body: [UInt8], pool: SimulatedUserPool) async -> CognitoExchange.Reply {
-    guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(body)), let request = value.object else {
-      return error(400, "the body is not a JSON object")
-    }
+  static func object(_ body: [UInt8]) -> JSONObject? {
+    (try? JSONDecoder().decode(JSONValue.self, from: Data(body)))?.object
+  }
+
+  static func fault(body: [UInt8], control: ServerControl) async -> CognitoExchange.Reply {
+    guard let request = object(body) else { return error(400, "the body is not a JSON object") }
     guard let username = request["username"]?.string else {
       return error(400, "username: a string naming the user is required", field: "username")
     }
-    guard username == SimulatedUserPool.username else {
-      return error(400, "username: the pool has one user, '\(SimulatedUserPool.username)'", field: "username")
+    if let given = request["poolId"], given.string == nil {
+      return error(400, "poolId: a string naming a pool", field: "poolId")
+    }
+    let poolId = request["poolId"]?.string
+    guard await control.service.hasPool(poolId) else { return error(404, "no pool \(poolId ?? "")", field: "poolId") }
+    guard let user = await control.service.user(username, poolId: poolId) else {
+      return error(400, "username: the pool has no user '\(username)' (PUT it first)", field: "username")
     }
     let operations = CognitoExchange.signInOperations.sorted()
     guard let operation = request["operation"]?.string, CognitoExchange.signInOperations.contains(operation) else {
@@ -101,13 +129,81 @@ package enum ControlExchange {
       }
       injected = .error(type)
     }
-    await pool.injectFault(operation: operation, injected, count: count)
+    await user.injectFault(operation: operation, injected, count: count)
     return json(
       200,
       .object([
         "username": .string(username), "operation": .string(operation), "fault": .string(name),
         "count": .number(Double(count)),
       ]))
+  }
+
+  /// The `set` object of a request as (name, value) pairs: values are strings, booleans or numbers.
+  static func settings(_ request: JSONObject) -> Result<[(name: String, value: String)], ConfigurationProblem> {
+    guard let given = request["set"] else { return .success([]) }
+    guard let object = given.object else { return .failure(ConfigurationProblem("set: an object of NAME: VALUE")) }
+    var pairs: [(name: String, value: String)] = []
+    for (name, value) in object.sorted(by: { $0.key < $1.key }) {
+      switch value {
+      case .string(let s): pairs.append((name, s))
+      case .bool(let b): pairs.append((name, b ? "true" : "false"))
+      case .number(let n) where n == n.rounded() && abs(n) < 1e15: pairs.append((name, String(Int(n))))
+      default: return .failure(ConfigurationProblem("set: \(name) must be a string, a boolean or a whole number"))
+      }
+    }
+    return .success(pairs)
+  }
+
+  static func createPool(body: [UInt8], control: ServerControl) async -> CognitoExchange.Reply {
+    guard let request = object(body) else { return error(400, "the body is not a JSON object") }
+    let configuration: [String: String]
+    do {
+      configuration = try control.resolve(settings(request).get(), nil)
+    } catch let problem as ConfigurationProblem {
+      return error(400, problem.message, field: "set")
+    } catch {
+      return Self.error(400, "\(error)", field: "set")
+    }
+    let ids = await control.service.createPool(configuration: configuration)
+    return json(200, .object(["poolId": .string(ids.poolId), "clientId": .string(ids.clientId)]))
+  }
+
+  static func putUser(poolId: String, username: String, body: [UInt8], control: ServerControl) async
+    -> CognitoExchange.Reply
+  {
+    guard await control.service.hasPool(poolId) else { return error(404, "no pool \(poolId)", field: "poolId") }
+    guard !username.isEmpty, username.count <= 128 else {
+      return error(400, "username: 1 to 128 characters", field: "username")
+    }
+    guard let request = object(body) else { return error(400, "the body is not a JSON object") }
+    guard let password = request["password"]?.string, !password.isEmpty else {
+      return error(400, "password: a string is required", field: "password")
+    }
+    var user = SimulatedUserPool.User(username: username, password: password)
+    switch UserEntry.totpSecret(request["totpSecret"]) {
+    case .failure(let problem): return error(400, problem.message, field: "totpSecret")
+    case .success(let secret): user.totpSecret = secret
+    }
+    switch UserEntry.devices(request["devices"]) {
+    case .failure(let problem): return error(400, problem.message, field: "devices")
+    case .success(let devices): user.devices = devices
+    }
+    let configuration: [String: String]
+    do {
+      configuration = try control.resolve(settings(request).get(), await control.service.configuration(of: poolId))
+    } catch let problem as ConfigurationProblem {
+      return error(400, problem.message, field: "set")
+    } catch {
+      return Self.error(400, "\(error)", field: "set")
+    }
+    do {
+      let made = try await control.service.putUser(poolId: poolId, user: user, configuration: configuration)
+      var answer: JSONObject = ["poolId": .string(poolId), "username": .string(username), "sub": .string(made.sub)]
+      if configuration["user.totpRegistered"] == "true" { answer["totpSecret"] = .string(made.totpSecret) }
+      return json(200, .object(answer))
+    } catch {
+      return Self.error(404, error.message, field: error.field)
+    }
   }
 
   static func json(_ status: Int, _ value: JSONValue) -> CognitoExchange.Reply {
@@ -118,5 +214,43 @@ package enum ControlExchange {
     var body: JSONObject = ["error": .string(message)]
     if let field { body["field"] = .string(field) }
     return json(status, .object(body))
+  }
+}
+
+/// The parts of a user entry shared by the users file and `PUT .../users/<name>`.
+package enum UserEntry {
+  /// A base32 TOTP secret (RFC 4648, at least 16 characters = 80 bits), or nil when absent.
+  package static func totpSecret(_ value: JSONValue?) -> Result<String?, ConfigurationProblem> {
+    guard let value else { return .success(nil) }
+    guard let text = value.string, text.count >= 16, OneTimePasswordCheck.isBase32(text) else {
+      return .failure(ConfigurationProblem("totpSecret: base32 (A-Z, 2-7), at least 16 characters"))
+    }
+    return .success(text)
+  }
+
+  /// Remembered devices: `[{"key", "groupKey", "password"}]`.
+  package static func devices(_ value: JSONValue?) -> Result<[RememberedDeviceSecret], ConfigurationProblem> {
+    guard let value else { return .success([]) }
+    guard let items = value.array else {
+      return .failure(ConfigurationProblem("devices: a list of {key, groupKey, password}"))
+    }
+    var devices: [RememberedDeviceSecret] = []
+    for (n, item) in items.enumerated() {
+      guard let object = item.object, let key = object["key"]?.string, let group = object["groupKey"]?.string,
+        let password = object["password"]?.string, !key.isEmpty, !group.isEmpty, !password.isEmpty
+      else {
+        return .failure(ConfigurationProblem("devices[\(n)]: key, groupKey and password are required strings"))
+      }
+      devices.append(RememberedDeviceSecret(key: key, groupKey: group, password: password))
+    }
+    return .success(devices)
+  }
+}
+
+/// Base32 as RFC 4648 writes it (TOTP secrets).
+enum OneTimePasswordCheck {
+  static func isBase32(_ text: String) -> Bool {
+    let trimmed = text.uppercased().replacingOccurrences(of: "=", with: "")
+    return !trimmed.isEmpty && trimmed.allSatisfy { ("A"..."Z").contains($0) || ("2"..."7").contains($0) }
   }
 }

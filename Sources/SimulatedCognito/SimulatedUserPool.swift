@@ -17,8 +17,16 @@ import Foundation
 /// a correct PASSWORD_CLAIM_SIGNATURE goes on as a correct password does. Its randomness comes
 /// from `seed`, so the same calls get the same SALT, SRP_B and SECRET_BLOCK.
 ///
-/// Not simulated: passkeys, devices (DEVICE_SRP_AUTH), SRP's clock (any well-formed TIMESTAMP
-/// passes).
+/// Remembered devices are simulated too (`DevicePool.swift`): with `pool.deviceTracking` on, tokens
+/// come with NewDeviceMetadata, `ConfirmDevice` stores the device's verifier, and an InitiateAuth
+/// naming a confirmed DEVICE_KEY answers DEVICE_SRP_AUTH and DEVICE_PASSWORD_VERIFIER before the
+/// tokens (before MFA where `pool.deviceSuppressesMfa` lets a remembered device replace it).
+///
+/// `Lifecycle.perFlow` (the fuzzer's pool) starts every flow from the configuration and ends
+/// the earlier ones; `Lifecycle.persistent` (`signin-spec serve`) keeps what Cognito keeps: open
+/// flows side by side, a new password, a registered TOTP secret, confirmed devices.
+///
+/// Not simulated: passkeys, SRP's clock (any well-formed TIMESTAMP passes).
 package actor SimulatedUserPool: CognitoBackend {
   package static let username = "user"
   package static let password = "Passw0rd!"
@@ -65,6 +73,47 @@ package actor SimulatedUserPool: CognitoBackend {
     }
   }
 
+  /// The configuration variables the pool implements (the models' names). `pool.authFlow` and
+  /// `pool.preferredFirstFactor` come from the request (AuthFlow, PREFERRED_CHALLENGE), as in
+  /// Cognito; any other variable a model has (say `pool.voice`) the pool does not know.
+  package static let implementedVariables: Set<String> = [
+    "pool.authFlow", "pool.preferredFirstFactor", "pool.mfa", "pool.sms", "pool.totp", "pool.email",
+    "pool.allowSmsOTP", "pool.allowEmailOTP", "pool.allowWebAuthn", "pool.preventUserExistenceErrors",
+    "pool.customMfa", "pool.customRounds", "pool.deviceTracking", "pool.deviceSuppressesMfa", "user.exists",
+    "user.status", "user.phone", "user.smsEnabled", "user.totpRegistered", "user.totpEnabled", "user.email",
+    "user.emailEnabled", "user.preferred", "user.passwordSet", "user.passkey", "user.deviceRemembered",
+  ]
+
+  /// What the pool keeps between flows.
+  package enum Lifecycle: Sendable {
+    /// Every InitiateAuth starts from the configuration and ends the earlier flows (the
+    /// fuzzer's pool: each case is one configuration).
+    case perFlow
+    /// As Cognito: flows run side by side; a new password, a completed TOTP setup and a
+    /// confirmed device stay.
+    case persistent
+  }
+
+  /// The user the pool serves: name, password, and optionally a TOTP secret and remembered
+  /// devices (a users file's entry).
+  package struct User: Sendable, Equatable {
+    package var username: String
+    package var password: String
+    /// Base32; nil: drawn from the seed (generated codes) or `secretCode`.
+    package var totpSecret: String?
+    package var devices: [RememberedDeviceSecret]
+
+    package init(
+      username: String = SimulatedUserPool.username, password: String = SimulatedUserPool.password,
+      totpSecret: String? = nil, devices: [RememberedDeviceSecret] = []
+    ) {
+      self.username = username
+      self.password = password
+      self.totpSecret = totpSecret
+      self.devices = devices
+    }
+  }
+
   /// A failure injected for one operation (`injectFault(operation:_:count:)`).
   package enum OperationFault: Sendable, Equatable {
     case fault(SimulatedFault)
@@ -90,6 +139,21 @@ package actor SimulatedUserPool: CognitoBackend {
     /// At an MFA challenge in CUSTOM_AUTH with SRP (pool.customMfa mfaThenCustom): the custom
     /// challenge follows the right code instead of tokens.
     var customAfterMfa = false
+    /// The flow this session belongs to.
+    var flow = FlowContext()
+    /// At TOTP setup: the setup registers the secret when it completes (persistent pools).
+    var setsUpEmail = false
+  }
+
+  /// What a flow carries from InitiateAuth to its tokens.
+  struct FlowContext {
+    /// Numbers the flows of a persistent pool (0 in a per-flow pool: one flow at a time).
+    var id = 0
+    var authFlow = ""
+    /// The DEVICE_KEY InitiateAuth named.
+    var deviceKey: String?
+    /// The device challenge was answered (tokens follow without another).
+    var deviceVerified = false
   }
 
   /// What a correct PASSWORD_VERIFIER answer leads to.
@@ -100,8 +164,23 @@ package actor SimulatedUserPool: CognitoBackend {
     case custom
   }
 
-  let config: [String: String]
-  private var sessions: [String: Session] = [:]
+  private(set) var config: [String: String]
+  package let lifecycle: Lifecycle
+  /// The user's name and password (a new password replaces it in a persistent pool).
+  package nonisolated let username: String
+  var password: String
+  /// Session ids begin with it (unique per user where one server has many users).
+  let sessionTag: String
+  /// The flow being served (set from the request's session, or by InitiateAuth).
+  var context = FlowContext()
+  private var flowCount = 0
+  /// Remembered and newly issued devices, by DeviceKey (`DevicePool.swift`).
+  var devices: [String: PoolDevice] = [:]
+  /// Newly issued device keys not confirmed yet, oldest first (bounded by `maxPendingDevices`).
+  var pendingDevices: [String] = []
+  /// The user's `sub`, drawn from the seed.
+  package nonisolated let sub: String
+  var sessions: [String: Session] = [:]
   private var nextSession = 0
   /// The pending fault and how many more requests pass before it.
   private var fault: (kind: SimulatedFault, after: Int)?
@@ -109,6 +188,7 @@ package actor SimulatedUserPool: CognitoBackend {
   /// Whether the injected fault or error was produced.
   package private(set) var faultFired = false
   /// Every session id the pool handed out (secrets a client must never show).
+  /// Only a per-flow pool keeps them (a persistent one would grow with every flow).
   package private(set) var issuedSessions: [String] = []
   /// The challenge parameters of the last challenge the pool sent, and the last TOTP secret.
   package private(set) var lastChallengeParameters: [String: String] = [:]
@@ -116,25 +196,28 @@ package actor SimulatedUserPool: CognitoBackend {
   /// The part of the pool id after "_", which SRP hashes and signs.
   let poolName: String
   /// The source of SRP's salt, secret b and secret blocks; drawn only by SRP flows.
-  private var random: PoolRandom
+  var random: PoolRandom
   /// The user's SRP salt and verifier, made at the first SRP exchange.
   private var srpRecord: SRPUserRecord?
   private var unknownPending = false
-  private var failures = 0
+  /// Failed attempts per flow (the fifth ends the flow).
+  private var failures: [Int: Int] = [:]
   private var status: String
   private var statusChangePending: String?
   package let codes: Codes
   /// The source of generated codes and secrets, apart from SRP's so SRP's values do not
   /// depend on how many codes were sent.
-  private var codeRandom: PoolRandom
+  var codeRandom: PoolRandom
   /// Every code sent, oldest first.
   package private(set) var outbox: [SentMessage] = []
   /// Generated codes that were right once and used.
   private var usedCodes: Set<String> = []
   /// TOTP steps already used, "secret/step": a code is right once in its window.
   private var usedSteps: Set<String> = []
-  /// The registered user's TOTP secret: fixed, or drawn from the seed with generated codes.
+  /// The registered user's TOTP secret: given, fixed, or drawn from the seed with generated
+  /// codes (as at start; a completed setup in a persistent pool replaces `registeredSecret`).
   nonisolated package let totpSecret: String
+  private var registeredSecret: String
   /// The operation being served (for the outbox).
   private var operation = ""
   /// Failures injected per operation, and how many more requests of it fail.
@@ -144,22 +227,65 @@ package actor SimulatedUserPool: CognitoBackend {
   ///   - poolId: e.g. `us-east-1_sim`; its part after "_" names the pool in SRP.
   ///   - seed: the seed of SRP's randomness (salt, b, secret blocks).
   ///   - codes: fixed codes (the default) or generated ones.
+  ///   - user: the user's name, password, TOTP secret and remembered devices.
+  ///   - lifecycle: per flow (the fuzzer's) or persistent (Cognito's).
+  ///   - sessionTag: the beginning of every session id.
   package init(
     configuration: [String: String], poolId: String = SimulatedUserPool.poolId, seed: UInt64 = 0,
-    codes: Codes = .fixed
+    codes: Codes = .fixed, user: User = User(), lifecycle: Lifecycle = .perFlow, sessionTag: String = "sim-session-"
   ) {
     config = configuration
     status = configuration["user.status"] ?? "confirmed"
     poolName = String(poolId.split(separator: "_").last ?? Substring(poolId))
     random = PoolRandom(seed: seed)
     self.codes = codes
+    self.lifecycle = lifecycle
+    self.sessionTag = sessionTag
+    username = user.username
+    password = user.password
     var codeRandom = PoolRandom(seed: seed ^ 0x636F_6465_7331_2345)
-    if case .generated = codes {
+    if let given = user.totpSecret {
+      totpSecret = given
+    } else if case .generated = codes {
       totpSecret = OneTimePassword.base32Encode(codeRandom.bytes(20))
     } else {
       totpSecret = Self.secretCode
     }
+    registeredSecret = totpSecret
+    var subRandom = PoolRandom(seed: seed ^ 0x7375_6221_0000_0001)
+    sub = Self.uuid(subRandom.bytes(16))
     self.codeRandom = codeRandom
+    let region = String(poolId.split(separator: "_").first ?? "us-east-1")
+    for device in user.devices { devices[device.key] = PoolDevice(device, confirmed: true, remembered: true) }
+    if configuration["user.deviceRemembered"] == "true" && user.devices.isEmpty {
+      let device = Self.seededDevice(region: region, seed: seed)
+      devices[device.key] = PoolDevice(device, confirmed: true, remembered: true)
+      configuredDevice = device
+    } else {
+      configuredDevice = nil
+    }
+    self.region = region
+    deviceSeed ^= seed
+  }
+
+  /// The remembered device `user.deviceRemembered: true` gives a user without listed devices
+  /// (`seededDevice`), for a client to sign in with.
+  package nonisolated let configuredDevice: RememberedDeviceSecret?
+  /// The region part of the pool id (device keys begin with it).
+  let region: String
+  /// The state of the draws that make new device keys.
+  var deviceSeed: UInt64 = 0x6465_7669_6365_4B65
+
+  /// A UUID's text for 16 bytes (version 4 bits set).
+  static func uuid(_ b: [UInt8]) -> String {
+    var b = b
+    b[6] = (b[6] & 0x0F) | 0x40
+    b[8] = (b[8] & 0x3F) | 0x80
+    let hex = b.map { String(format: "%02x", $0) }.joined()
+    let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { r in
+      String(hex[hex.index(hex.startIndex, offsetBy: r.lowerBound)..<hex.index(hex.startIndex, offsetBy: r.upperBound)])
+    }
+    return parts.joined(separator: "-")
   }
 
   /// The next `count` requests of `operation` fail with `fault` (after any pending
@@ -175,9 +301,9 @@ package actor SimulatedUserPool: CognitoBackend {
   /// Session `n`'s id: "sim-session-n", or with generated codes zero-padded to Cognito's
   /// shortest session (20 characters; botocore refuses a shorter one before sending it).
   private func sessionId(_ n: Int) -> String {
-    guard case .generated = codes else { return "sim-session-\(n)" }
+    guard case .generated = codes else { return "\(sessionTag)\(n)" }
     let digits = String(n)
-    return "sim-session-" + String(repeating: "0", count: max(0, 9 - digits.count)) + digits
+    return sessionTag + String(repeating: "0", count: max(0, 9 - digits.count)) + digits
   }
 
   private var now: Date {
@@ -195,7 +321,7 @@ package actor SimulatedUserPool: CognitoBackend {
     }
     outbox.append(
       SentMessage(
-        username: Self.username, medium: medium, destination: destination, code: code, operation: operation,
+        username: username, medium: medium, destination: destination, code: code, operation: operation,
         time: now))
     return code
   }
@@ -255,13 +381,14 @@ package actor SimulatedUserPool: CognitoBackend {
     }
   }
 
-  private func challenge(
+  func challenge(
     _ name: String, _ session: Session, parameters: [String: String] = [:], extra: JSONObject = [:]
   ) -> JSONObject {
     nextSession += 1
     let id = sessionId(nextSession)
-    sessions[id] = session
-    issuedSessions.append(id)
+    var session = session
+    session.flow = context
+    store(session, as: id)
     lastChallengeParameters = parameters
     var body: JSONObject = [
       "ChallengeName": .string(name), "Session": .string(id),
@@ -271,7 +398,14 @@ package actor SimulatedUserPool: CognitoBackend {
     return body
   }
 
-  private var tokens: JSONObject { ["AuthenticationResult": .object(["AccessToken": .string(Self.accessToken)])] }
+  /// The tokens (the access token a client sends back; `signin-spec serve` puts real JWTs in its
+  /// place), or first the device challenge for a confirmed DEVICE_KEY (`DevicePool.swift`).
+  var tokens: JSONObject {
+    if let challenge = deviceChallengeBeforeTokens() { return challenge }
+    var result: JSONObject = ["AccessToken": .string(Self.accessToken)]
+    if let metadata = newDeviceMetadata() { result["NewDeviceMetadata"] = metadata }
+    return ["AuthenticationResult": .object(result)]
+  }
 
   /// - Parameter thenCustom: the custom challenge follows the MFA code instead of tokens.
   private func afterFirstFactor(thenCustom: Bool = false) -> JSONObject {
@@ -281,6 +415,7 @@ package actor SimulatedUserPool: CognitoBackend {
     ]
     .filter(\.1)
     if mfa == "off" || mfa == "" { return tokens }
+    if !active.isEmpty && !thenCustom, let challenge = deviceChallengeReplacingMfa() { return challenge }
     if active.isEmpty {
       if mfa == "optional" { return tokens }
       let types = [("SMS_MFA", "pool.sms"), ("SOFTWARE_TOKEN_MFA", "pool.totp"), ("EMAIL_OTP", "pool.email")].filter {
@@ -301,10 +436,11 @@ package actor SimulatedUserPool: CognitoBackend {
       parameters: ["MFAS_CAN_CHOOSE": "[" + names.map { "\"\($0)\"" }.joined(separator: ",") + "]"])
   }
 
-  private func mfaChallenge(_ name: String, thenCustom: Bool = false) -> JSONObject {
+  private func mfaChallenge(_ name: String, thenCustom: Bool = false, setsUpEmail: Bool = false) -> JSONObject {
     let medium = name == "SMS_MFA" ? "SMS" : name == "EMAIL_OTP" ? "EMAIL" : nil
     var parameters: [String: String] = [:]
     var session = Session(challenge: name, customAfterMfa: thenCustom)
+    session.setsUpEmail = setsUpEmail
     if let medium {
       let destination = Self.maskedDestination(medium)
       parameters = ["CODE_DELIVERY_DELIVERY_MEDIUM": medium, "CODE_DELIVERY_DESTINATION": destination]
@@ -320,18 +456,61 @@ package actor SimulatedUserPool: CognitoBackend {
     return afterFirstFactor()
   }
 
-  private func fail(_ type: String, _ message: String = "") -> CognitoCallError {
+  func fail(_ type: String, _ message: String = "") -> CognitoCallError {
     .service(type: type, message: message)
   }
 
   /// A failed attempt; the fifth ends the flow (lockout, A.5).
-  private func failedAttempt(_ type: String, _ message: String = "") -> CognitoCallError {
-    failures += 1
-    if failures >= 5 {
-      sessions.removeAll()
+  func failedAttempt(_ type: String, _ message: String = "") -> CognitoCallError {
+    let flow = context.id
+    failures[flow, default: 0] += 1
+    if failures[flow, default: 0] >= 5 {
+      endFlow(flow)
       return fail("NotAuthorizedException", "Password attempts exceeded")
     }
     return fail(type, message)
+  }
+
+  /// Ends flow `flow`: its sessions are invalid from now on.
+  private func endFlow(_ flow: Int) {
+    if lifecycle == .perFlow {
+      sessions.removeAll()
+    } else {
+      sessions = sessions.filter { $0.value.flow.id != flow }
+      failures[flow] = nil
+    }
+  }
+
+  /// Stores an open session; a persistent pool keeps at most `maxOpenSessions`, dropping the
+  /// oldest (Cognito's sessions expire after minutes; an abandoned flow must not grow memory).
+  private func store(_ session: Session, as id: String) {
+    sessions[id] = session
+    if lifecycle == .perFlow {
+      issuedSessions.append(id)
+    } else {
+      openOrder.append(id)
+      if openOrder.count > 2 * Self.maxOpenSessions { openOrder.removeAll { sessions[$0] == nil } }
+      while sessions.count > Self.maxOpenSessions, !openOrder.isEmpty {
+        let oldest = openOrder.removeFirst()
+        if let dropped = sessions.removeValue(forKey: oldest) { failures[dropped.flow.id] = nil }
+      }
+    }
+  }
+  /// Session ids of a persistent pool in the order they opened (some may be closed).
+  private var openOrder: [String] = []
+  /// The most sessions a persistent pool keeps open per user.
+  package static let maxOpenSessions = 10_000
+
+  /// The flow a request's session belongs to (a per-flow pool has one).
+  private func flowOf(_ request: JSONObject) -> Int? {
+    if lifecycle == .perFlow { return 0 }
+    return request["Session"]?.string.flatMap { sessions[$0]?.flow.id }
+  }
+
+  /// Counts a failed request of a flow (an injected fault) toward its lockout.
+  private func countFailure(_ operation: String, _ request: JSONObject) {
+    guard operation != "InitiateAuth", let flow = flowOf(request) else { return }
+    failures[flow, default: 0] += 1
   }
 
   // MARK: - Operations
@@ -343,7 +522,7 @@ package actor SimulatedUserPool: CognitoBackend {
       } else {
         fault = nil
         faultFired = true
-        if operation != "InitiateAuth" { failures += 1 }
+        countFailure(operation, request)
         throw pending.kind.error
       }
     }
@@ -353,14 +532,14 @@ package actor SimulatedUserPool: CognitoBackend {
       } else {
         injectedError = nil
         faultFired = true
-        if operation != "InitiateAuth" { failures += 1 }
+        countFailure(operation, request)
         throw Self.echoing(fail(pending.type, "simulated \(pending.type)"), request)
       }
     }
     if let pending = operationFaults[operation] {
       operationFaults[operation] = pending.count > 1 ? (pending.fault, pending.count - 1) : nil
       faultFired = true
-      if operation != "InitiateAuth" { failures += 1 }
+      countFailure(operation, request)
       switch pending.fault {
       case .fault(let kind): throw kind.error
       case .error(let type): throw Self.echoing(fail(type, "simulated \(type)"), request)
@@ -414,6 +593,7 @@ package actor SimulatedUserPool: CognitoBackend {
       guard let id = request["Session"]?.string, var session = sessions[id] else {
         throw fail("NotAuthorizedException", "Invalid session for the user")
       }
+      context = session.flow
       let userCode = request["UserCode"]?.string ?? ""
       guard Self.wellFormed(userCode) else { throw failedAttempt("InvalidParameterException") }
       guard codeRight(userCode, totpSecret: session.secret) == .right else {
@@ -423,23 +603,32 @@ package actor SimulatedUserPool: CognitoBackend {
       sessions[id] = nil
       nextSession += 1
       let newID = sessionId(nextSession)
-      sessions[newID] = session
-      issuedSessions.append(newID)
+      store(session, as: newID)
       return ["Status": .string("SUCCESS"), "Session": .string(newID)]
+    case "ConfirmDevice": return try confirmDevice(request)
+    case "UpdateDeviceStatus": return try updateDeviceStatus(request)
+    case "GetUser": return try getUser(request)
     default:
       throw fail("InvalidActionException", "the simulated pool does not implement \(operation)")
     }
   }
 
   private func initiate(_ request: JSONObject) throws(CognitoCallError) -> JSONObject {
-    sessions.removeAll()
-    failures = 0
-    // The model's configuration is fixed: a new flow starts from it (a password set in an
-    // earlier flow does not carry over).
-    status = config["user.status"] ?? "confirmed"
     let parameters = request["AuthParameters"]?.stringMap ?? [:]
     let flow = request["AuthFlow"]?.string ?? ""
-    let passwordRight = parameters["PASSWORD"] == Self.password
+    if lifecycle == .perFlow {
+      sessions.removeAll()
+      failures = [:]
+      // The model's configuration is fixed: a new flow starts from it (a password set in an
+      // earlier flow does not carry over).
+      status = config["user.status"] ?? "confirmed"
+      context = FlowContext(id: 0, authFlow: flow, deviceKey: parameters["DEVICE_KEY"])
+      forgetFlowDevices()
+    } else {
+      flowCount += 1
+      context = FlowContext(id: flowCount, authFlow: flow, deviceKey: parameters["DEVICE_KEY"])
+    }
+    let passwordRight = parameters["PASSWORD"] == password
     if config["user.exists"] == "false" { return try unknownUser(flow, parameters) }
     switch flow {
     case "USER_PASSWORD_AUTH":
@@ -504,7 +693,7 @@ package actor SimulatedUserPool: CognitoBackend {
   private func userRecord() -> SRPUserRecord {
     if let srpRecord { return srpRecord }
     let record = SRPUserRecord(
-      poolName: poolName, userIdForSRP: Self.username, password: Self.password,
+      poolName: poolName, userIdForSRP: username, password: password,
       salt: BigUInt(Data(random.bytes(16))))
     srpRecord = record
     return record
@@ -618,8 +807,14 @@ package actor SimulatedUserPool: CognitoBackend {
   /// sent: Cognito accepts it so, and pycognito relies on it (`pycognito/aws_srp.py`,
   /// `AWSSRP.authenticate_user` sends no Session with PASSWORD_VERIFIER).
   private func verifierSession(_ name: String, _ answers: [String: String]) -> String? {
-    guard name == "PASSWORD_VERIFIER", let block = answers["PASSWORD_CLAIM_SECRET_BLOCK"] else { return nil }
-    return sessions.first { $0.value.srp?.secretBlock == block }?.key
+    if name == "DEVICE_SRP_AUTH", let key = answers["DEVICE_KEY"] {
+      // pycognito answers DEVICE_SRP_AUTH without a Session as well (`authenticate_user`).
+      return sessions.first { $0.value.challenge == name && $0.value.flow.deviceKey == key }?.key
+    }
+    guard name == "PASSWORD_VERIFIER" || name == "DEVICE_PASSWORD_VERIFIER",
+      let block = answers["PASSWORD_CLAIM_SECRET_BLOCK"]
+    else { return nil }
+    return sessions.first { $0.value.challenge == name && $0.value.srp?.secretBlock == block }?.key
   }
 
   private func respond(_ request: JSONObject) throws(CognitoCallError) -> JSONObject {
@@ -628,11 +823,15 @@ package actor SimulatedUserPool: CognitoBackend {
     guard let id = request["Session"]?.string ?? verifierSession(name, answers), let session = sessions[id] else {
       throw fail("NotAuthorizedException", "Invalid session for the user, session is expired.")
     }
+    if let named = answers["USERNAME"], named != username, !session.simulated {
+      throw fail("NotAuthorizedException", "Invalid session for the user.")
+    }
+    context = session.flow
     func consume() { sessions[id] = nil }
     if let changed = statusChangePending {
       statusChangePending = nil
       status = changed
-      sessions.removeAll()
+      endFlow(context.id)
       try checkStatus()
     }
     switch name {
@@ -641,11 +840,16 @@ package actor SimulatedUserPool: CognitoBackend {
       let answer = answers[key] ?? ""
       guard Self.wellFormed(answer) else { throw failedAttempt("InvalidParameterException") }
       let verdict =
-        name == "SOFTWARE_TOKEN_MFA" ? codeRight(answer, totpSecret: totpSecret) : codeRight(answer, sent: session.code)
+        name == "SOFTWARE_TOKEN_MFA"
+        ? codeRight(answer, totpSecret: registeredSecret) : codeRight(answer, sent: session.code)
       if verdict == .used { throw failedAttempt("ExpiredCodeException") }
       guard verdict == .right else { throw failedAttempt("CodeMismatchException") }
       if let sent = session.code { usedCodes.insert(sent) }
       consume()
+      if session.setsUpEmail && lifecycle == .persistent {
+        config["user.email"] = "true"
+        config["user.emailEnabled"] = "true"
+      }
       return session.customAfterMfa ? customChallenge(round: 1) : tokens
     case "SELECT_MFA_TYPE":
       guard let answer = answers["ANSWER"], session.offered.contains(answer) else {
@@ -657,17 +861,23 @@ package actor SimulatedUserPool: CognitoBackend {
       if let email = answers["EMAIL"] {
         guard email.contains("@"), flag("pool.email") else { throw failedAttempt("InvalidParameterException") }
         consume()
-        return mfaChallenge("EMAIL_OTP")
+        return mfaChallenge("EMAIL_OTP", setsUpEmail: true)
       }
       guard session.tokenVerified else { throw fail("NotAuthorizedException", "no software token was verified") }
       consume()
+      if lifecycle == .persistent {
+        // Cognito registers the verified secret and makes TOTP the user's enabled MFA.
+        config["user.totpRegistered"] = "true"
+        config["user.totpEnabled"] = "true"
+        if let secret = session.secret { registeredSecret = secret }
+      }
       return tokens
     case "SELECT_CHALLENGE":
       let answer = answers["ANSWER"] ?? ""
       guard session.offered.contains(answer) else { throw failedAttempt("InvalidParameterException") }
       consume()
       if answer == "PASSWORD" {
-        guard answers["PASSWORD"] == Self.password else {
+        guard answers["PASSWORD"] == password else {
           throw fail("NotAuthorizedException", "Incorrect username or password.")
         }
         return afterPassword()
@@ -691,10 +901,22 @@ package actor SimulatedUserPool: CognitoBackend {
     case "PASSWORD_VERIFIER" where session.srp != nil:
       consume()
       return try verifyPasswordClaim(answers, session)
+    case "DEVICE_SRP_AUTH":
+      consume()
+      return try deviceVerifier(answers, session)
+    case "DEVICE_PASSWORD_VERIFIER" where session.srp != nil:
+      consume()
+      return try verifyDeviceClaim(answers, session)
     case "NEW_PASSWORD_REQUIRED":
-      guard (answers["NEW_PASSWORD"] ?? "").count >= 8 else { throw failedAttempt("InvalidPasswordException") }
+      guard let newPassword = answers["NEW_PASSWORD"], newPassword.count >= 8 else {
+        throw failedAttempt("InvalidPasswordException")
+      }
       consume()
       status = "confirmed"
+      if lifecycle == .persistent {
+        password = newPassword
+        srpRecord = nil
+      }
       // In CUSTOM_AUTH with SRP the define trigger's step follows the new password.
       return session.afterVerifier == .custom ? customAfterPassword() : afterFirstFactor()
     default:

@@ -48,7 +48,7 @@ struct ServeCommandTests {
     request.setValue("application/x-amz-json-1.1", forHTTPHeaderField: "Content-Type")
     request.setValue("AWSCognitoIdentityProviderService.InitiateAuth", forHTTPHeaderField: "X-Amz-Target")
     request.httpBody = Data(
-      #"{"AuthFlow":"USER_PASSWORD_AUTH","ClientId":"c","AuthParameters":{"USERNAME":"user","PASSWORD":"Passw0rd!"}}"#
+      #"{"AuthFlow":"USER_PASSWORD_AUTH","ClientId":"signinspecsimulatedclient","AuthParameters":{"USERNAME":"user","PASSWORD":"Passw0rd!"}}"#
         .utf8)
     let answer: Result<(Int, Data), any Error> = await withCheckedContinuation { continuation in
       URLSession.shared.dataTask(with: request) { data, response, error in

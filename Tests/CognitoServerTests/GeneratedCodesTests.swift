@@ -244,11 +244,11 @@ struct GeneratedCodesTests {
   static func withServer(
     _ settings: [String: String], _ body: (CognitoServer, SimulatedUserPool) async throws -> Void
   ) async throws {
-    try await serving(Self.pool(settings), control: true, body)
+    try await servingService(settings, time: Self.time) { server, _, user in try await body(server, user) }
   }
 
   static let signIn =
-    #"{"AuthFlow":"USER_PASSWORD_AUTH","ClientId":"c","AuthParameters":{"USERNAME":"user","PASSWORD":"Passw0rd!"}}"#
+    #"{"AuthFlow":"USER_PASSWORD_AUTH","ClientId":"signinspecsimulatedclient","AuthParameters":{"USERNAME":"user","PASSWORD":"Passw0rd!"}}"#
 
   @Test("GET /_signin-spec/messages lists the codes sent to the user, oldest first; other paths are a JSON 404")
   func messagesEndpoint() async throws {

@@ -15,11 +15,10 @@ let hangGuard: TimeInterval = 600
 /// Runs `body` with a server on 127.0.0.1 and a free port in front of `pool` (its control
 /// endpoints too, when `control` is set), and stops the server after it, thrown or not.
 func serving(
-  _ pool: SimulatedUserPool, control: Bool = false, maxBodyBytes: Int = CognitoServer.defaultMaxBodyBytes,
+  _ pool: SimulatedUserPool, maxBodyBytes: Int = CognitoServer.defaultMaxBodyBytes,
   _ body: (CognitoServer, SimulatedUserPool) async throws -> Void
 ) async throws {
-  let server = try await CognitoServer.start(
-    backend: pool, control: control ? pool : nil, port: 0, maxBodyBytes: maxBodyBytes)
+  let server = try await CognitoServer.start(backend: pool, port: 0, maxBodyBytes: maxBodyBytes)
   do {
     try await body(server, pool)
   } catch {
@@ -57,4 +56,32 @@ func send(_ request: URLRequest) async throws -> HTTPAnswer {
   return HTTPAnswer(
     status: response.statusCode, headers: headers,
     json: (try? JSONDecoder().decode(JSONValue.self, from: data))?.object)
+}
+
+/// Serves a `SimulatedService` with control endpoints: one pool configured `settings` and its
+/// user "user"; `body` gets the server, the service and the user. Configurations are not checked
+/// against a model here: `resolve` passes the pool's and the user's settings through.
+func servingService(
+  _ settings: [String: String], seed: UInt64 = 0, time: Date = Date(timeIntervalSince1970: 1_767_225_600),
+  minter: (any TokenMinting)? = nil, log: RequestLog? = nil,
+  _ body: (CognitoServer, SimulatedService, SimulatedUserPool) async throws -> Void
+) async throws {
+  let service = SimulatedService(seed: seed, codes: .generated(clock: { time }), minter: minter)
+  let ids = await service.createPool(configuration: settings)
+  let user = try await service.putUser(poolId: ids.poolId, user: .init(), configuration: settings)
+  let control = ServerControl(
+    service: service,
+    resolve: { pairs, pool in
+      var configuration = pool ?? [:]
+      for (name, value) in pairs { configuration[name] = value }
+      return configuration
+    }, log: log)
+  let server = try await CognitoServer.start(backend: service, control: control, port: 0)
+  do {
+    try await body(server, service, user)
+  } catch {
+    await server.stop()
+    throw error
+  }
+  await server.stop()
 }

@@ -37,17 +37,22 @@ TOTP_SETUP = ["pool.mfa=required", "pool.totp=true"]
 
 
 @contextlib.contextmanager
-def serve(*settings):
-    """Runs `signin-spec serve` with `settings`; yields (endpoint URL, start-up lines)."""
-    command = [BINARY, "serve", "--port", "0", "--seed", "1", "--clock", CLOCK]
+def serve(*settings, options=(), clock=CLOCK, extra_lines=None):
+    """Runs `signin-spec serve` with `settings` (and `options`); yields (endpoint URL, start-up
+    lines). `extra_lines` is how many lines follow the first three (default: the TOTP secret
+    line where the default user has one). `clock` None: the server's clock is the system's."""
+    command = [BINARY, "serve", "--port", "0", "--seed", "1", *options]
+    if clock:
+        command += ["--clock", clock]
     for setting in settings:
         command += ["--set", setting]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:
         lines = [process.stdout.readline().rstrip("\n") for _ in range(3)]
         assert lines[0].startswith("listening on http://"), lines
-        if "user.totpRegistered=true" in settings:
-            lines.append(process.stdout.readline().rstrip("\n"))
+        if extra_lines is None:
+            extra_lines = 1 if "user.totpRegistered=true" in settings else 0
+        lines += [process.stdout.readline().rstrip("\n") for _ in range(extra_lines)]
         yield lines[0][len("listening on ") :], lines
     finally:
         process.terminate()

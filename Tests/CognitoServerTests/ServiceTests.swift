@@ -1,0 +1,149 @@
+import CognitoServer
+import CognitoWire
+import Foundation
+import SimulatedCognito
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The pools and users behind `signin-spec serve`: many flows at once, each user's sessions
+/// their own, state kept as Cognito keeps it.
+@Suite("Pools and users over HTTP")
+struct ServiceTests {
+  static let sms = ["pool.mfa": "required", "pool.sms": "true", "user.phone": "true"]
+  static let clientId = SimulatedService.firstClientId
+
+  /// POSTs one Cognito operation on a connection of `session` (several connections share the load).
+  static func call(_ server: CognitoServer, _ session: URLSession, _ operation: String, _ body: JSONObject)
+    async throws -> HTTPAnswer
+  {
+    var request = URLRequest(url: server.endpoint, timeoutInterval: hangGuard)
+    request.httpMethod = "POST"
+    request.setValue("application/x-amz-json-1.1", forHTTPHeaderField: "Content-Type")
+    request.setValue("AWSCognitoIdentityProviderService.\(operation)", forHTTPHeaderField: "X-Amz-Target")
+    request.httpBody = try JSONEncoder().encode(JSONValue.object(body))
+    let (data, status): (Data, Int) = try await withCheckedThrowingContinuation { continuation in
+      session.dataTask(with: request) { data, response, error in
+        if let error {
+          continuation.resume(throwing: error)
+        } else {
+          continuation.resume(returning: (data ?? Data(), (response as? HTTPURLResponse)?.statusCode ?? 0))
+        }
+      }.resume()
+    }
+    return HTTPAnswer(
+      status: status, headers: [:], json: (try? JSONDecoder().decode(JSONValue.self, from: data))?.object)
+  }
+
+  static func initiate(_ username: String, _ password: String) -> JSONObject {
+    [
+      "AuthFlow": .string("USER_PASSWORD_AUTH"), "ClientId": .string(clientId),
+      "AuthParameters": .object(["USERNAME": .string(username), "PASSWORD": .string(password)]),
+    ]
+  }
+
+  static func answer(_ session: JSONValue?, _ username: String, _ code: String) -> JSONObject {
+    [
+      "ChallengeName": .string("SMS_MFA"), "ClientId": .string(clientId), "Session": session ?? .null,
+      "ChallengeResponses": .object(["USERNAME": .string(username), "SMS_MFA_CODE": .string(code)]),
+    ]
+  }
+
+  @Test("200 sign-ins in flight at once over 8 connections keep their sessions and codes apart")
+  func concurrentSessions() async throws {
+    try await servingService(Self.sms) { server, service, _ in
+      let users = (0..<200).map { "user\($0)" }
+      for name in users {
+        _ = try await service.putUser(
+          poolId: nil, user: .init(username: name, password: "Pw-\(name)"), configuration: Self.sms)
+      }
+      let configuration = URLSessionConfiguration.ephemeral
+      configuration.httpMaximumConnectionsPerHost = 8
+      let connections = URLSession(configuration: configuration)
+      // Every flow opens before any is answered: 200 sessions are open at once.
+      let challenges = try await withThrowingTaskGroup(of: (String, JSONObject).self) { group in
+        for name in users {
+          group.addTask {
+            (
+              name,
+              try #require(
+                try await Self.call(server, connections, "InitiateAuth", Self.initiate(name, "Pw-\(name)")).json)
+            )
+          }
+        }
+        var all: [String: JSONObject] = [:]
+        for try await (name, challenge) in group { all[name] = challenge }
+        return all
+      }
+      #expect(Set(challenges.values.compactMap { $0["Session"]?.string }).count == 200)
+      let results = try await withThrowingTaskGroup(of: (String, Int, Int, Int).self) { group in
+        for name in users {
+          group.addTask {
+            let session = challenges[name]?["Session"]
+            let code = try #require(await service.messages(for: name).last?.code)
+            let other = name == "user0" ? "user1" : "user0"
+            let stolen = try await Self.call(
+              server, connections, "RespondToAuthChallenge", Self.answer(session, other, code))
+            let done = try await Self.call(
+              server, connections, "RespondToAuthChallenge", Self.answer(session, name, code))
+            let again = try await Self.call(
+              server, connections, "RespondToAuthChallenge", Self.answer(session, name, code))
+            #expect(done.json?["AuthenticationResult"] != nil, "\(name): \(String(describing: done.json))")
+            #expect(stolen.json?["__type"]?.string == "NotAuthorizedException")
+            #expect(again.json?["__type"]?.string == "NotAuthorizedException")
+            return (name, stolen.status, done.status, again.status)
+          }
+        }
+        var all: [(String, Int, Int, Int)] = []
+        for try await result in group { all.append(result) }
+        return all
+      }
+      #expect(results.count == 200)
+      #expect(results.allSatisfy { $0.1 == 400 && $0.2 == 200 && $0.3 == 400 })
+      connections.invalidateAndCancel()
+    }
+  }
+
+  @Test("a new password stays: the next sign-in takes it and refuses the temporary one")
+  func newPasswordPersists() async throws {
+    try await servingService(["user.status": "forceChangePassword"]) { server, _, _ in
+      let http = URLSession(configuration: .ephemeral)
+      let first = try #require(
+        try await Self.call(server, http, "InitiateAuth", Self.initiate("user", "Passw0rd!")).json)
+      #expect(first["ChallengeName"]?.string == "NEW_PASSWORD_REQUIRED")
+      let changed = try await Self.call(
+        server, http, "RespondToAuthChallenge",
+        [
+          "ChallengeName": .string("NEW_PASSWORD_REQUIRED"), "ClientId": .string(Self.clientId),
+          "Session": first["Session"] ?? .null,
+          "ChallengeResponses": .object(["USERNAME": .string("user"), "NEW_PASSWORD": .string("Brand-new-1")]),
+        ])
+      #expect(changed.json?["AuthenticationResult"] != nil)
+      let old = try await Self.call(server, http, "InitiateAuth", Self.initiate("user", "Passw0rd!"))
+      #expect(old.json?["__type"]?.string == "NotAuthorizedException")
+      let new = try await Self.call(server, http, "InitiateAuth", Self.initiate("user", "Brand-new-1"))
+      #expect(new.json?["AuthenticationResult"] != nil)
+    }
+  }
+
+  @Test("an unknown ClientId is ResourceNotFoundException; a missing USERNAME is InvalidParameterException")
+  func routingErrors() async throws {
+    try await servingService([:]) { server, _, _ in
+      let http = URLSession(configuration: .ephemeral)
+      var request = Self.initiate("user", "Passw0rd!")
+      request["ClientId"] = .string("nosuchclient")
+      #expect(
+        try await Self.call(server, http, "InitiateAuth", request).json?["__type"]?.string
+          == "ResourceNotFoundException")
+      request = Self.initiate("user", "Passw0rd!")
+      request["AuthParameters"] = .object(["PASSWORD": .string("Passw0rd!")])
+      #expect(
+        try await Self.call(server, http, "InitiateAuth", request).json?["__type"]?.string
+          == "InvalidParameterException")
+      let getUser = try await Self.call(server, http, "GetUser", ["AccessToken": .string("forged")])
+      #expect(getUser.json?["__type"]?.string == "NotAuthorizedException")
+    }
+  }
+}
