@@ -113,7 +113,9 @@ let package = Package(
       dependencies: ["Conformance", "SignInClient", "SimulatedCognito", "SignInModel", "ModelChecking"]),
     .testTarget(
       name: "SignInClientTests",
-      dependencies: ["SignInClient", "CognitoWire", "SimulatedCognito", "SignInModel", "ModelChecking"]),
+      dependencies: [
+        "SignInClient", "CognitoWire", "SimulatedCognito", "SignInModel", "ModelChecking", "CognitoSRPMath", "BigInt",
+      ]),
     .testTarget(
       name: "SymbolicCheckingTests",
       dependencies: ["SignInModel", "ModelChecking", "ModelTestSupport", "SymbolicChecking"]),

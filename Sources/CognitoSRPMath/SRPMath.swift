@@ -31,6 +31,14 @@ package enum SRPMath {
     return hashNumber(padHex(salt) + userHash)
   }
 
+  /// The verifier v = g^x mod N for `privateKey(salt:poolName:userIdForSRP:password:)`: what a
+  /// pool keeps for a user's password, and what a client sends in ConfirmDevice for a device's
+  /// random password (device group key in place of the pool name, device key in place of the
+  /// user id).
+  package static func verifier(salt: BigUInt, poolName: String, userIdForSRP: String, password: String) -> BigUInt {
+    g.power(privateKey(salt: salt, poolName: poolName, userIdForSRP: userIdForSRP, password: password), modulus: N)
+  }
+
   /// The scrambling parameter u = H(A | B).
   package static func scrambler(_ A: BigUInt, _ B: BigUInt) -> BigUInt { hashNumber(padHex(A) + padHex(B)) }
 

@@ -4,6 +4,12 @@ import Foundation
 /// A reference implementation of Amplify's multi-step sign-in on Cognito's wire protocol,
 /// with the API the 2026 Swift pages document. It is never stuck: any failure leaves it
 /// either on the same step (retryable errors) or signed out, and `signIn` always starts over.
+///
+/// Remembered devices: a sign-in that ends with `NewDeviceMetadata` confirms the device
+/// (ConfirmDevice) and remembers it for the username signIn was given; the next signIn for
+/// that username sends its DEVICE_KEY and answers DEVICE_SRP_AUTH and DEVICE_PASSWORD_VERIFIER
+/// inside the client, with no step of their own (models/2026-all-platforms.yaml,
+/// `flow.deviceVerified`).
 public actor SignInClient {
   /// What the client is doing.
   enum State {
@@ -41,22 +47,54 @@ public actor SignInClient {
   private var inFlight: Int?
   /// The decisions a test double may change; `.reference` for the reference client.
   let hooks: ClientHooks
+  /// The devices Cognito remembers, by the username signIn was given (as amplify-swift keys
+  /// them: `VerifyPasswordSRP.swift` reads them by the input username, so an alias sign-in
+  /// finds the device it confirmed). They outlive flows and signOut.
+  private var devices: [String: RememberedDevice]
+  /// The username the current flow was started with (signIn's, or restore's): the one whose
+  /// device answers a device challenge and remembers a new device.
+  private var flowUsername = ""
+
+  /// The name ConfirmDevice gives Cognito for this client's devices (DeviceName; Amplify sends
+  /// the platform's device name or user agent).
+  static let deviceName = "signin-spec SignInClient"
 
   /// - Parameters:
   ///   - userPoolId: e.g. `us-east-1_AbCdEf`; its part after `_` names the pool in SRP.
-  ///   - random: the source of SRP's ephemeral secret (tests pass a fixed one).
+  ///   - random: the source of SRP's ephemeral secrets and of new devices' passwords and salts
+  ///     (tests pass a fixed one).
   ///   - hooks: decisions a test double may change (see `ClientHooks`).
   public init(
     backend: CognitoBackend, clientId: String, userPoolId: String,
     random: @escaping @Sendable (Int) -> [UInt8] = { n in (0..<n).map { _ in UInt8.random(in: 0...255) } },
     hooks: ClientHooks = .reference
   ) {
+    self.init(backend: backend, clientId: clientId, userPoolId: userPoolId, random: random, hooks: hooks, devices: [:])
+  }
+
+  /// A client that already remembers `devices`, by the username signIn will be given (a
+  /// harness's way to start from an earlier sign-in on this device).
+  package init(
+    backend: CognitoBackend, clientId: String, userPoolId: String,
+    random: @escaping @Sendable (Int) -> [UInt8] = { n in (0..<n).map { _ in UInt8.random(in: 0...255) } },
+    hooks: ClientHooks = .reference, devices: [String: RememberedDevice]
+  ) {
     self.hooks = hooks
     self.backend = backend
     self.clientId = clientId
     self.userPoolId = userPoolId
     self.randomSource = random
+    self.devices = devices
   }
+
+  /// Remembers `device` for `username`, replacing any device remembered for it.
+  package func remember(_ device: RememberedDevice, for username: String) { devices[username] = device }
+
+  /// The device remembered for `username`, if any.
+  package func rememberedDevice(for username: String) -> RememberedDevice? { devices[username] }
+
+  /// Forgets the device remembered for `username` (the next signIn sends no DEVICE_KEY).
+  package func forgetDevice(for username: String) { devices[username] = nil }
 
   /// The current step, if a sign-in is in progress (for inspection and tests).
   public var currentStep: AuthSignInStep? {
@@ -93,7 +131,13 @@ public actor SignInClient {
     failuresInFlow = 0
     self.password = password ?? ""
     secrets = Set([password].compactMap { $0 }.filter { !$0.isEmpty })
+    flowUsername = username
     var parameters: [String: String] = ["USERNAME": username]
+    // "Add DEVICE_KEY if you want to bypass multi-factor authentication with a remembered
+    // device" (InitiateAuth, AuthParameters), in every flow, as amplify-android does for SRP
+    // and custom auth and amplify-js for USER_PASSWORD_AUTH.
+    let deviceKey = devices[username]?.key
+    if let deviceKey { parameters["DEVICE_KEY"] = deviceKey }
     let flow: String
     var srp: CognitoSRP? = nil
     switch options.authFlow {
@@ -128,9 +172,10 @@ public actor SignInClient {
     let mine = generation
     do {
       return try await run(username: username) { () throws(AuthError) -> JSONObject in
-        var response = try await self.call("InitiateAuth", body)
+        var response = try await self.call("InitiateAuth", body, retryingOnce: deviceKey != nil)
         if response["ChallengeName"]?.string == "PASSWORD_VERIFIER", let srp {
-          response = try await self.answerPasswordVerifier(response, srp: srp, username: username, password: password)
+          response = try await self.answerPasswordVerifier(
+            response, srp: srp, username: username, password: password, deviceKey: deviceKey)
         }
         return response
       }
@@ -232,6 +277,7 @@ public actor SignInClient {
     case .confirmSignInWithPassword:
       password = challengeResponse
       let srp = challenge.chosenFactor == .passwordSRP ? CognitoSRP(random: randomSource(128)) : nil
+      let deviceKey = devices[flowUsername]?.key
       let selectName = challenge.name == "SELECT_CHALLENGE" ? "SELECT_CHALLENGE" : challenge.name
       return try await run(username: username) { () throws(AuthError) -> JSONObject in
         var answers = ["USERNAME": username]
@@ -246,7 +292,7 @@ public actor SignInClient {
         var response = try await self.respond(name, session: challenge.session, answers)
         if response["ChallengeName"]?.string == "PASSWORD_VERIFIER", let srp {
           response = try await self.answerPasswordVerifier(
-            response, srp: srp, username: username, password: challengeResponse)
+            response, srp: srp, username: username, password: challengeResponse, deviceKey: deviceKey)
         }
         return response
       }
@@ -333,6 +379,7 @@ public actor SignInClient {
       response["AvailableChallenges"] = .array(availableChallenges.map { .string($0) })
     }
     generation &+= 1
+    flowUsername = username
     return try await handle(response, username: username, generation: generation)
   }
 
@@ -395,19 +442,49 @@ public actor SignInClient {
 
   /// Sends one operation. With `retryingOnce`, as the JS and Android clients do, a
   /// ResourceNotFoundException (a remembered device Cognito no longer knows) is retried once;
-  /// a second one ends the flow.
+  /// a second one ends the flow. When the request carried a DEVICE_KEY, that device is
+  /// forgotten and the retry goes without it, as amplify-swift does
+  /// (`AmplifyPlugins/Auth/Sources/AWSCognitoAuthPlugin/Actions/SignIn/SRPAuth/VerifyPasswordSRP.swift`:
+  /// on ResourceNotFoundException it removes the device metadata and answers PASSWORD_VERIFIER
+  /// again without it; "if deviceMetadata was not sent, the error returned is not from device
+  /// not found", so a request without DEVICE_KEY forgets nothing) and amplify-android
+  /// (`aws-auth-cognito/.../actions/SRPCognitoActions.kt`, `verifyPasswordSRPAction`); amplify-js
+  /// does the same around InitiateAuth and the PASSWORD_VERIFIER answer
+  /// (`packages/auth/src/providers/cognito/utils/retryOnResourceNotFoundException.ts`).
   func call(_ operation: String, _ body: JSONObject, retryingOnce: Bool = false) async throws(AuthError) -> JSONObject {
     do {
-      let response = try await backend.send(operation, body)
-      if let session = response["Session"]?.string { secrets.insert(session) }
-      return response
+      return try await send(operation, body)
     } catch {
       if retryingOnce, case .service(let type, _) = error, type == "ResourceNotFoundException" {
-        return try await call(operation, body)
+        let (retry, deviceKey) = Self.withoutDeviceKey(body)
+        if let deviceKey { forgetDevice(key: deviceKey) }
+        return try await call(operation, retry)
       }
       throw mapError(error)
     }
   }
+
+  /// Sends one operation as it is; a session in the answer becomes a secret.
+  private func send(_ operation: String, _ body: JSONObject) async throws(CognitoCallError) -> JSONObject {
+    let response = try await backend.send(operation, body)
+    if let session = response["Session"]?.string { secrets.insert(session) }
+    return response
+  }
+
+  /// `body` without the DEVICE_KEY of its AuthParameters or ChallengeResponses, and that key.
+  static func withoutDeviceKey(_ body: JSONObject) -> (JSONObject, String?) {
+    var body = body
+    var key: String? = nil
+    for field in ["AuthParameters", "ChallengeResponses"] {
+      guard var values = body[field]?.object, let value = values.removeValue(forKey: "DEVICE_KEY") else { continue }
+      key = value.string
+      body[field] = .object(values)
+    }
+    return (body, key)
+  }
+
+  /// Forgets the device whose key is `key`, whichever username it is remembered for.
+  private func forgetDevice(key: String) { devices = devices.filter { $0.value.key != key } }
 
   /// Cognito's error, as the client reports it, with every known secret redacted.
   func mapError(_ error: CognitoCallError) -> AuthError {
@@ -444,8 +521,10 @@ public actor SignInClient {
     return try await call("RespondToAuthChallenge", body, retryingOnce: true)
   }
 
+  /// Answers PASSWORD_VERIFIER; with the DEVICE_KEY of the device remembered for this flow's
+  /// user, as amplify-js, amplify-android and pycognito send it.
   private func answerPasswordVerifier(
-    _ response: JSONObject, srp: CognitoSRP, username: String, password: String
+    _ response: JSONObject, srp: CognitoSRP, username: String, password: String, deviceKey: String?
   ) async throws(AuthError) -> JSONObject {
     let p = response["ChallengeParameters"]?.stringMap ?? [:]
     guard let srpB = p["SRP_B"], let salt = p["SALT"], let block = p["SECRET_BLOCK"] else {
@@ -459,15 +538,126 @@ public actor SignInClient {
         poolName: poolName, userIdForSRP: userId, password: password, srpB: srpB,
         salt: salt, secretBlock: block, timestamp: timestamp)
     else { throw .invalidServiceResponse("invalid SRP values from Cognito") }
+    var answers: JSONObject = [
+      "USERNAME": .string(userId), "PASSWORD_CLAIM_SECRET_BLOCK": .string(block),
+      "PASSWORD_CLAIM_SIGNATURE": .string(signature), "TIMESTAMP": .string(timestamp),
+    ]
+    if let deviceKey { answers["DEVICE_KEY"] = .string(deviceKey) }
     var body: JSONObject = [
       "ClientId": .string(clientId), "ChallengeName": .string("PASSWORD_VERIFIER"),
-      "ChallengeResponses": .object([
-        "USERNAME": .string(userId), "PASSWORD_CLAIM_SECRET_BLOCK": .string(block),
-        "PASSWORD_CLAIM_SIGNATURE": .string(signature), "TIMESTAMP": .string(timestamp),
-      ]),
+      "ChallengeResponses": .object(answers),
     ]
     if let session = response["Session"]?.string { body["Session"] = .string(session) }
     return try await call("RespondToAuthChallenge", body, retryingOnce: true)
+  }
+
+  // MARK: - Remembered devices
+
+  /// Cognito's errors at a device challenge after which the device is forgotten: the pool does
+  /// not accept the device's claim (NotAuthorizedException, as amplify-android's
+  /// `aws-auth-cognito/.../actions/DeviceSRPCognitoSignInActions.kt` clears the device on it) or
+  /// no longer knows the device (ResourceNotFoundException, which amplify-js's
+  /// `retryOnResourceNotFoundException.ts` clears around the device challenges too). Kept, the
+  /// device would fail every later sign-in the same way; forgotten, the next signIn goes
+  /// without DEVICE_KEY and Cognito issues a new device.
+  static let errorsForgettingDevice: Set<String> = ["NotAuthorizedException", "ResourceNotFoundException"]
+
+  /// Answers DEVICE_SRP_AUTH and then DEVICE_PASSWORD_VERIFIER with the device remembered for
+  /// `user` (a fresh `a`; the device key signs in place of the user id and the group key in
+  /// place of the pool name), and returns Cognito's answer to the second. Neither is retried:
+  /// without the device there is nothing to answer them with, so a failure ends the flow
+  /// (amplify-swift and amplify-android end the sign-in with the error too), after forgetting
+  /// the device for the errors in `errorsForgettingDevice`.
+  private func answerDeviceChallenge(
+    _ response: JSONObject, username: String, user: String, generation mine: Int
+  ) async throws(AuthError) -> JSONObject {
+    guard let device = devices[user] else {
+      throw .invalidServiceResponse("DEVICE_SRP_AUTH, but no device is remembered for this user")
+    }
+    secrets.insert(device.password)
+    let srp = CognitoSRP(random: randomSource(128))
+    let name = response["ChallengeParameters"]?.stringMap["USERNAME"] ?? username
+    let verifier = try await sendDeviceAnswer(
+      "DEVICE_SRP_AUTH", session: response["Session"]?.string,
+      ["USERNAME": name, "DEVICE_KEY": device.key, "SRP_A": srp.publicValue], device: device)
+    try checkCurrent(mine)
+    guard verifier["ChallengeName"]?.string == "DEVICE_PASSWORD_VERIFIER" else {
+      throw .invalidServiceResponse(
+        "DEVICE_SRP_AUTH was answered with \(verifier["ChallengeName"]?.string ?? "no challenge"), "
+          + "not DEVICE_PASSWORD_VERIFIER")
+    }
+    let p = verifier["ChallengeParameters"]?.stringMap ?? [:]
+    guard let srpB = p["SRP_B"], let salt = p["SALT"], let block = p["SECRET_BLOCK"] else {
+      throw .invalidServiceResponse("DEVICE_PASSWORD_VERIFIER without SRP_B, SALT or SECRET_BLOCK")
+    }
+    let timestamp = CognitoSRP.timestamp(Date())
+    guard
+      let signature = srp.signature(
+        poolName: device.groupKey, userIdForSRP: device.key, password: device.password, srpB: srpB, salt: salt,
+        secretBlock: block, timestamp: timestamp)
+    else { throw .invalidServiceResponse("invalid SRP values from Cognito") }
+    let result = try await sendDeviceAnswer(
+      "DEVICE_PASSWORD_VERIFIER", session: verifier["Session"]?.string,
+      [
+        "USERNAME": p["USERNAME"] ?? name, "DEVICE_KEY": device.key, "PASSWORD_CLAIM_SECRET_BLOCK": block,
+        "PASSWORD_CLAIM_SIGNATURE": signature, "TIMESTAMP": timestamp,
+      ], device: device)
+    try checkCurrent(mine)
+    if let next = result["ChallengeName"]?.string, next.hasPrefix("DEVICE_") {
+      throw .invalidServiceResponse("DEVICE_PASSWORD_VERIFIER was answered with \(next)")
+    }
+    return result
+  }
+
+  /// Sends a device challenge's answer, forgetting `device` on the errors in
+  /// `errorsForgettingDevice`.
+  private func sendDeviceAnswer(
+    _ name: String, session: String?, _ answers: [String: String], device: RememberedDevice
+  ) async throws(AuthError) -> JSONObject {
+    var body: JSONObject = [
+      "ClientId": .string(clientId), "ChallengeName": .string(name),
+      "ChallengeResponses": .object(answers.mapValues { .string($0) }),
+    ]
+    if let session { body["Session"] = .string(session) }
+    do {
+      return try await send("RespondToAuthChallenge", body)
+    } catch {
+      if case .service(let type, _) = error, Self.errorsForgettingDevice.contains(type) {
+        forgetDevice(key: device.key)
+      }
+      throw mapError(error)
+    }
+  }
+
+  /// Confirms the device Cognito issued with the tokens (`AuthenticationResult.NewDeviceMetadata`)
+  /// and, once Cognito took it, remembers it for `user`. A new random password (40 bytes,
+  /// base64) and salt (16 bytes) make the verifier (`CognitoSRP.newDevice`). The sign-in does
+  /// not depend on it: any failure (ConfirmDevice's error, no AccessToken) leaves the user
+  /// signed in and the device not remembered, as amplify-js
+  /// (`packages/auth/src/providers/cognito/utils/getNewDeviceMetadata.ts`: "If an error is thrown
+  /// while generating a hash device or calling the `ConfirmDevice` client, then this API will
+  /// ignore the error … Otherwise the authentication flow will not complete") and amplify-swift
+  /// (`Actions/SignIn/ConfirmDevice.swift`: logs the error and finishes the sign-in) do. Like
+  /// them, the device is remembered whatever UserConfirmationNecessary says.
+  private func confirmDevice(_ result: JSONObject, for user: String) async {
+    guard let metadata = result["NewDeviceMetadata"]?.object, let key = metadata["DeviceKey"]?.string,
+      let accessToken = result["AccessToken"]?.string
+    else { return }
+    let groupKey = metadata["DeviceGroupKey"]?.string ?? ""
+    let device = CognitoSRP.newDevice(
+      groupKey: groupKey, deviceKey: key, passwordBytes: randomSource(40), saltBytes: randomSource(16))
+    let body: JSONObject = [
+      "AccessToken": .string(accessToken), "DeviceKey": .string(key), "DeviceName": .string(Self.deviceName),
+      "DeviceSecretVerifierConfig": .object([
+        "PasswordVerifier": .string(device.passwordVerifier), "Salt": .string(device.salt),
+      ]),
+    ]
+    do {
+      _ = try await send("ConfirmDevice", body)
+      devices[user] = RememberedDevice(key: key, groupKey: groupKey, password: device.password)
+    } catch {
+      return
+    }
   }
 
   private func startTOTPSetup(_ challenge: Challenge) async throws(AuthError) -> JSONObject {
@@ -483,13 +673,28 @@ public actor SignInClient {
   private func handle(
     _ response: JSONObject, username: String, generation mine: Int
   ) async throws(AuthError) -> AuthSignInResult {
-    if response["AuthenticationResult"]?.object != nil {
+    let user = flowUsername
+    if let result = response["AuthenticationResult"]?.object {
+      await confirmDevice(result, for: user)
+      try checkCurrent(mine)
       state = .signedIn(username: username)
       secrets = []
       return AuthSignInResult(nextStep: .done)
     }
     guard let name = response["ChallengeName"]?.string else {
       throw .invalidServiceResponse("neither AuthenticationResult nor ChallengeName in the answer")
+    }
+    // The device challenges have no step: the client answers them and goes on with what
+    // follows (tokens, or a challenge Cognito asks after them).
+    if name == "DEVICE_SRP_AUTH" {
+      let next: JSONObject
+      do {
+        next = try await answerDeviceChallenge(response, username: username, user: user, generation: mine)
+      } catch {
+        if generation == mine { state = .signedOut }
+        throw error
+      }
+      return try await handle(next, username: username, generation: mine)
     }
     var currentSession: String? = nil
     if case .challenge(let current) = state { currentSession = current.session }

@@ -36,10 +36,18 @@ struct SRPUserRecord: Sendable {
   let verifier: BigUInt
 
   init(poolName: String, userIdForSRP: String, password: String, salt: BigUInt) {
+    self.init(
+      userIdForSRP: userIdForSRP, salt: salt,
+      verifier: SRPMath.verifier(salt: salt, poolName: poolName, userIdForSRP: userIdForSRP, password: password))
+  }
+
+  /// A record from a verifier made elsewhere: a device's, which the client computes and sends
+  /// in ConfirmDevice (`userIdForSRP` is then the device key, and the device group key signs in
+  /// place of the pool name).
+  init(userIdForSRP: String, salt: BigUInt, verifier: BigUInt) {
     self.userIdForSRP = userIdForSRP
     self.salt = salt
-    let x = SRPMath.privateKey(salt: salt, poolName: poolName, userIdForSRP: userIdForSRP, password: password)
-    verifier = SRPMath.g.power(x, modulus: SRPMath.N)
+    self.verifier = verifier
   }
 }
 

@@ -94,11 +94,9 @@ struct AndroidFixtureTests {
     let spec = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     let pre = try #require(spec["preConditions"] as? [String: Any])
     let mocks = (pre["mockedResponses"] as? [[String: Any]]) ?? []
-    // getId, getCredentialsForIdentity and confirmDevice are identity-pool and device calls
-    // this client does not make.
+    // getId and getCredentialsForIdentity are identity-pool calls this client does not make.
     let script = mocks.compactMap { mock -> ScriptedBackend.Answer? in
-      guard let api = mock["apiName"] as? String,
-        !["getId", "getCredentialsForIdentity", "confirmDevice"].contains(api)
+      guard let api = mock["apiName"] as? String, !["getId", "getCredentialsForIdentity"].contains(api)
       else { return nil }
       let operation = api.prefix(1).uppercased() + api.dropFirst()
       let response = mock["response"] as? [String: Any] ?? [:]
@@ -168,6 +166,16 @@ struct AndroidFixtureTests {
       }
     } catch {
       outcome = .failure(error)
+    }
+
+    // A fixture that scripts confirmDevice ends its sign-in with NewDeviceMetadata: the client
+    // sends ConfirmDevice and remembers the device for the username signIn was given.
+    if mocks.contains(where: { $0["apiName"] as? String == "confirmDevice" }), case .success(let result) = outcome,
+      result.isSignedIn
+    {
+      #expect(await backend.unused.allSatisfy { $0.operation != "ConfirmDevice" }, "\(file): no ConfirmDevice sent")
+      let username = params["username"] as? String ?? "username"
+      #expect(await client.rememberedDevice(for: username) != nil, "\(file): the device is not remembered")
     }
 
     let expected = try #require((spec["validations"] as? [[String: Any]])?.first { $0["type"] as? String == "amplify" })

@@ -2,8 +2,9 @@ import BigInt
 import CognitoSRPMath
 import Foundation
 
-/// The client's side of Cognito's SRP-6a (the USER_SRP_AUTH and PASSWORD_VERIFIER exchange),
-/// as in the reference clients; the arithmetic it shares with the simulated pool is `SRPMath`.
+/// The client's side of Cognito's SRP-6a (the USER_SRP_AUTH and PASSWORD_VERIFIER exchange, and
+/// the same exchange for a remembered device: DEVICE_SRP_AUTH and DEVICE_PASSWORD_VERIFIER), as
+/// in the reference clients; the arithmetic it shares with the simulated pool is `SRPMath`.
 struct CognitoSRP {
   /// RFC 5054's 3072-bit group prime.
   static let N = SRPMath.N
@@ -39,6 +40,26 @@ struct CognitoSRP {
     return SRPMath.claimSignature(
       key: SRPMath.claimKey(S: S, u: u), poolName: poolName, userIdForSRP: userIdForSRP,
       secretBlock: SRPMath.secretBlockBytes(secretBlock), timestamp: timestamp)
+  }
+
+  /// A new device's secret and the DeviceSecretVerifierConfig ConfirmDevice sends for it, as
+  /// amplify-js (`AuthenticationHelper.generateHashDevice`, `getNewDeviceMetadata.ts`) and
+  /// pycognito (`generate_hash_device`) make them: the password is base64 of the random bytes
+  /// (40 in the reference clients), the salt the random bytes (16) read as a number, and
+  /// v = g^x with x = H(salt | H(groupKey | deviceKey | ":" | password)), the user's SRP with the
+  /// group key in place of the pool name and the device key in place of the user id. Salt and
+  /// verifier are sent as base64 of their padded hex's bytes (`SRPMath.padHex`: a leading zero
+  /// byte when the top bit is set), as both reference clients do.
+  static func newDevice(groupKey: String, deviceKey: String, passwordBytes: [UInt8], saltBytes: [UInt8]) -> (
+    password: String, passwordVerifier: String, salt: String
+  ) {
+    let password = Data(passwordBytes).base64EncodedString()
+    let salt = BigUInt(Data(saltBytes))
+    let verifier = SRPMath.verifier(salt: salt, poolName: groupKey, userIdForSRP: deviceKey, password: password)
+    return (
+      password, Data(SRPMath.bytes(SRPMath.padHex(verifier))).base64EncodedString(),
+      Data(SRPMath.bytes(SRPMath.padHex(salt))).base64EncodedString()
+    )
   }
 
   /// "Tue Sep 5 09:03:07 UTC 2026": Cognito's TIMESTAMP format (day not zero-padded).
