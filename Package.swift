@@ -51,7 +51,7 @@ let package = Package(
     .target(
       name: "CognitoServer",
       dependencies: [
-        "SimulatedCognito", "CognitoWire",
+        "SimulatedCognito", "CognitoWire", "CognitoTokens",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),

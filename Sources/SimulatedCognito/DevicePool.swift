@@ -50,15 +50,6 @@ struct PoolDevice: Sendable {
   }
 }
 
-extension SRPUserRecord {
-  /// A record from the verifier a client computed (ConfirmDevice): the pool never sees the password.
-  init(userIdForSRP: String, salt: BigUInt, verifier: BigUInt) {
-    self.userIdForSRP = userIdForSRP
-    self.salt = salt
-    self.verifier = verifier
-  }
-}
-
 extension SimulatedUserPool {
   /// The most devices issued but not confirmed that the pool keeps per user (oldest dropped).
   package static let maxPendingDevices = 1_000

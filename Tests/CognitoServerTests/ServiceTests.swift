@@ -1,6 +1,7 @@
 import CognitoServer
 import CognitoWire
 import Foundation
+import SignInClient
 import SimulatedCognito
 import Testing
 
@@ -144,6 +145,49 @@ struct ServiceTests {
           == "InvalidParameterException")
       let getUser = try await Self.call(server, http, "GetUser", ["AccessToken": .string("forged")])
       #expect(getUser.json?["__type"]?.string == "NotAuthorizedException")
+    }
+  }
+}
+
+/// The reference client against the pools behind `serve`, with signed tokens: it confirms the
+/// device Cognito issues, and its next sign-in passes the device challenges.
+@Suite("The reference client and remembered devices over HTTP")
+struct DeviceOverHTTPTests {
+  static let key = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/signing-key.pem")
+
+  static func client(_ server: CognitoServer) -> SignInClient {
+    SignInClient(
+      backend: HTTPCognitoBackend(endpoint: server.endpoint, timeout: hangGuard),
+      clientId: SimulatedService.firstClientId, userPoolId: SimulatedService.firstPoolId)
+  }
+
+  @Test("a confirmed device signs in by device SRP; where the pool says so it replaces the SMS code")
+  func rememberedDevice() async throws {
+    let pem = try String(contentsOf: Self.key, encoding: .utf8)
+    let time = Date()
+    let minter = try await JWTMinter(privateKeyPEM: pem, clock: { time })
+    let settings = [
+      "pool.mfa": "required", "pool.sms": "true", "user.phone": "true", "pool.deviceTracking": "always",
+      "pool.deviceSuppressesMfa": "true",
+    ]
+    try await servingService(settings, time: time, minter: minter) { server, service, _ in
+      await minter.setEndpoint(String(server.endpoint.absoluteString.dropLast()))
+      let client = Self.client(server)
+      let first = try await client.signIn(
+        username: "user", password: "Passw0rd!", options: SignInOptions(authFlow: .userSRP))
+      #expect(first.nextStep.name == "confirmSignInWithSMSMFACode")
+      let code = try #require(await service.messages(for: "user").last?.code)
+      #expect(try await client.confirmSignIn(challengeResponse: code).nextStep.name == "done")
+      let device = try #require(await client.rememberedDevice(for: "user"))
+      #expect(device.key.hasPrefix("us-east-1_"))
+
+      await client.signOut()
+      let again = try await client.signIn(
+        username: "user", password: "Passw0rd!", options: SignInOptions(authFlow: .userSRP))
+      #expect(again.nextStep.name == "done")
+      #expect(await service.messages(for: "user").count == 1)
+
     }
   }
 }

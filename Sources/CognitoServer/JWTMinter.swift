@@ -2,23 +2,23 @@ import CognitoTokens
 import Foundation
 import SimulatedCognito
 
-/// The serve command's token signer: `TokenIssuer` (RS256 JWTs) for the service's sign-ins. The
+/// `signin-spec serve`'s token signer: `TokenIssuer` (RS256 JWTs) for the service's sign-ins. The
 /// issuer of a pool's tokens is the server's URL followed by `/<poolId>`, known once it listens.
-actor JWTMinter: TokenMinting {
+package actor JWTMinter: TokenMinting {
   private let issuer: TokenIssuer
   private var endpoint = "http://127.0.0.1"
   private let clock: @Sendable () -> Date
 
-  init(privateKeyPEM: String?, clock: @escaping @Sendable () -> Date) async throws {
+  package init(privateKeyPEM: String?, clock: @escaping @Sendable () -> Date) async throws {
     issuer = try await TokenIssuer(privateKeyPEM: privateKeyPEM, clock: clock)
     self.clock = clock
   }
 
-  func setEndpoint(_ url: String) { endpoint = url }
+  package func setEndpoint(_ url: String) { endpoint = url }
 
-  nonisolated func jwks() -> String { issuer.jwks() }
+  package nonisolated func jwks() -> String { issuer.jwks() }
 
-  func mint(
+  package func mint(
     poolId: String, clientId: String, username: String, sub: String, deviceKey: String?, attributes: [String: String]
   ) async throws -> MintedTokens {
     let tokens = try await issuer.issue(
@@ -30,7 +30,7 @@ actor JWTMinter: TokenMinting {
       expiresIn: tokens.expiresIn)
   }
 
-  func check(accessToken: String) async -> (poolId: String, username: String)? {
+  package func check(accessToken: String) async -> (poolId: String, username: String)? {
     // The pool is named by the token's issuer; the signature, issuer and expiry are checked.
     guard let iss = Self.unverifiedIssuer(accessToken), iss.hasPrefix(endpoint + "/") else { return nil }
     let poolId = String(iss.dropFirst(endpoint.count + 1))
