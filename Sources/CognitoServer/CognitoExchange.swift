@@ -22,10 +22,13 @@ package enum CognitoExchange {
     case answer(status: Int, headers: [(String, String)], body: [UInt8])
     /// No answer: the connection is closed (the pool's network fault).
     case closeConnection
+    /// No answer: the connection is held open, then closed (the `timeout` fault), so the client
+    /// meets its own timeout as it would on a slow network.
+    case holdThenClose
 
     package static func == (a: Reply, b: Reply) -> Bool {
       switch (a, b) {
-      case (.closeConnection, .closeConnection): return true
+      case (.closeConnection, .closeConnection), (.holdThenClose, .holdThenClose): return true
       case (.answer(let s1, let h1, let b1), .answer(let s2, let h2, let b2)):
         return s1 == s2 && b1 == b2 && h1.map { "\($0.0): \($0.1)" } == h2.map { "\($0.0): \($0.1)" }
       default: return false
@@ -86,6 +89,7 @@ package enum CognitoExchange {
       switch error {
       case .service(let type, let message):
         return Self.error(type, message, status: type == "InternalErrorException" ? 500 : 400)
+      case SimulatedFault.timeout.error: return .holdThenClose
       case .network: return .closeConnection
       case SimulatedFault.malformedBody.error:
         // An answer the client cannot read: HTTP 200 whose body is not JSON.

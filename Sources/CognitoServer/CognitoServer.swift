@@ -12,6 +12,8 @@ import SimulatedCognito
 package final class CognitoServer: Sendable {
   /// The default largest request body, in bytes (1 MiB).
   package static let defaultMaxBodyBytes = 1 << 20
+  /// How long a `timeout` fault holds the connection before closing it, by default (seconds).
+  package static let defaultTimeoutFaultSeconds = 30
 
   package let host: String
   /// The bound port (the one the system chose when asked for port 0).
@@ -39,7 +41,7 @@ package final class CognitoServer: Sendable {
   /// when given, answers the endpoints under `/_signin-spec/` (`ControlExchange`).
   package static func start(
     backend: any CognitoBackend, control: ServerControl? = nil, host: String = "127.0.0.1", port: Int = 0,
-    maxBodyBytes: Int = defaultMaxBodyBytes
+    maxBodyBytes: Int = defaultMaxBodyBytes, timeoutFaultSeconds: Int = defaultTimeoutFaultSeconds
   ) async throws -> CognitoServer {
     let connections = Connections()
     let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -50,7 +52,9 @@ package final class CognitoServer: Sendable {
         return channel.eventLoop.makeCompletedFuture {
           try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
           try channel.pipeline.syncOperations.addHandler(
-            CognitoRequestHandler(backend: backend, control: control, maxBodyBytes: maxBodyBytes))
+            CognitoRequestHandler(
+              backend: backend, control: control, maxBodyBytes: maxBodyBytes,
+              timeoutFaultSeconds: timeoutFaultSeconds))
         }
       }
       .childChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -129,10 +133,13 @@ final class CognitoRequestHandler: ChannelInboundHandler {
   private var body: [UInt8] = []
   private var tooLarge = false
 
-  init(backend: any CognitoBackend, control: ServerControl?, maxBodyBytes: Int) {
+  private let timeoutFaultSeconds: Int
+
+  init(backend: any CognitoBackend, control: ServerControl?, maxBodyBytes: Int, timeoutFaultSeconds: Int) {
     self.backend = backend
     self.control = control
     self.maxBodyBytes = maxBodyBytes
+    self.timeoutFaultSeconds = timeoutFaultSeconds
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -164,14 +171,15 @@ final class CognitoRequestHandler: ChannelInboundHandler {
       Self.answer(
         method: requestHead.method.rawValue, uri: requestHead.uri,
         target: requestHead.headers.first(name: "X-Amz-Target"), body: requestBody, backend: backend,
-        control: control, keepAlive: keepAlive, context: NIOLoopBound(context, eventLoop: context.eventLoop))
+        control: control, keepAlive: keepAlive, timeoutFaultSeconds: timeoutFaultSeconds,
+        context: NIOLoopBound(context, eventLoop: context.eventLoop))
     }
   }
 
   /// Answers off the event loop, then writes the answer on the connection's loop.
   private static func answer(
     method: String, uri: String, target: String?, body: [UInt8], backend: any CognitoBackend,
-    control: ServerControl?, keepAlive: Bool, context: NIOLoopBound<ChannelHandlerContext>
+    control: ServerControl?, keepAlive: Bool, timeoutFaultSeconds: Int, context: NIOLoopBound<ChannelHandlerContext>
   ) {
     let loop = context.eventLoop
     Task { @Sendable in
@@ -184,7 +192,14 @@ final class CognitoRequestHandler: ChannelInboundHandler {
         reply = await CognitoExchange.answer(
           method: method, target: target, body: body, backend: backend, log: control?.log)
       }
-      loop.execute { ResponseWriter.write(reply, keepAlive: keepAlive, context: context.value) }
+      loop.execute {
+        if reply == .holdThenClose {
+          let channel = context.value.channel
+          loop.scheduleTask(in: .seconds(Int64(timeoutFaultSeconds))) { channel.close(promise: nil) }
+        } else {
+          ResponseWriter.write(reply, keepAlive: keepAlive, context: context.value)
+        }
+      }
     }
   }
 

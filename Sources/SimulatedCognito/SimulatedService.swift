@@ -170,6 +170,7 @@ package actor SimulatedService: CognitoBackend {
   // MARK: - Cognito's protocol
 
   package func send(_ operation: String, _ request: JSONObject) async throws(CognitoCallError) -> JSONObject {
+    try RequestShape.check(operation, request)
     switch operation {
     case "InitiateAuth":
       let pool = try self.pool(request)

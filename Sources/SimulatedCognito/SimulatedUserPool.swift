@@ -141,8 +141,10 @@ package actor SimulatedUserPool: CognitoBackend {
     var customAfterMfa = false
     /// The flow this session belongs to.
     var flow = FlowContext()
-    /// At TOTP setup: the setup registers the secret when it completes (persistent pools).
+    /// At an email code after MFA_SETUP: the right code enables email MFA (persistent pools).
     var setsUpEmail = false
+    /// At WEB_AUTHN: the challenge the assertion's clientDataJSON must carry (`Passkey.swift`).
+    var webAuthnChallenge: String? = nil
   }
 
   /// What a flow carries from InitiateAuth to its tokens.
@@ -656,6 +658,7 @@ package actor SimulatedUserPool: CognitoBackend {
       case "PASSWORD": return afterPassword()
       case "PASSWORD_SRP": return try passwordVerifier(parameters, then: .password)
       case "SMS_OTP", "EMAIL_OTP": return firstFactorCode(preferred)
+      case "WEB_AUTHN": return webAuthnChallenge()
       default: throw fail("InvalidParameterException", "the simulated pool does not do \(preferred)")
       }
     default:
@@ -884,6 +887,7 @@ package actor SimulatedUserPool: CognitoBackend {
       }
       if answer == "SMS_OTP" || answer == "EMAIL_OTP" { return firstFactorCode(answer) }
       if answer == "PASSWORD_SRP" { return try passwordVerifier(answers, then: .password) }
+      if answer == "WEB_AUTHN" { return webAuthnChallenge() }
       throw fail("InvalidParameterException", "the simulated pool does not do \(answer)")
     case "CUSTOM_CHALLENGE":
       consume()
@@ -901,6 +905,9 @@ package actor SimulatedUserPool: CognitoBackend {
     case "PASSWORD_VERIFIER" where session.srp != nil:
       consume()
       return try verifyPasswordClaim(answers, session)
+    case "WEB_AUTHN" where session.webAuthnChallenge != nil:
+      consume()
+      return try verifyPasskey(answers, session)
     case "DEVICE_SRP_AUTH":
       consume()
       return try deviceVerifier(answers, session)

@@ -54,6 +54,9 @@ struct Serve: AsyncParsableCommand {
   @Option(help: "The largest request body accepted, in bytes; a larger one is HTTP 413.")
   var maxBodyBytes = CognitoServer.defaultMaxBodyBytes
 
+  @Option(help: "How long a timeout fault holds the connection unanswered before closing it, in seconds.")
+  var timeoutFaultSeconds = CognitoServer.defaultTimeoutFaultSeconds
+
   @Option(help: "A YAML file of users (schemas/serve-users.v1.schema.json); default: one user, 'user'.")
   var users: String?
 
@@ -72,6 +75,7 @@ struct Serve: AsyncParsableCommand {
     try OptionChecks.settings(settings)
     try OptionChecks.range(port, 0...65_535, "--port")
     try OptionChecks.range(maxBodyBytes, 1...Self.maxBodyLimit, "--max-body-bytes", unit: " bytes")
+    try OptionChecks.range(timeoutFaultSeconds, 0...3_600, "--timeout-fault-seconds", unit: " s")
     guard !host.isEmpty else { throw ValidationError("--host must name an address") }
     if let clock, Self.parseClock(clock) == nil {
       throw ValidationError("--clock: '\(clock)' is not an ISO 8601 time such as 2026-01-01T00:00:00Z")
@@ -196,7 +200,8 @@ struct Serve: AsyncParsableCommand {
     let server: CognitoServer
     do {
       server = try await CognitoServer.start(
-        backend: service, control: control, host: host, port: port, maxBodyBytes: maxBodyBytes)
+        backend: service, control: control, host: host, port: port, maxBodyBytes: maxBodyBytes,
+        timeoutFaultSeconds: timeoutFaultSeconds)
     } catch {
       printError("error: cannot listen on \(host):\(port): \(error)")
       throw ExitStatus.usage

@@ -149,6 +149,94 @@ struct ServiceTests {
   }
 }
 
+/// Requests Cognito refuses by their shape, and the passkey test mode.
+@Suite("Request shapes and passkeys over HTTP")
+struct ShapeAndPasskeyTests {
+  static func type(_ answer: HTTPAnswer) -> String? { answer.json?["__type"]?.string }
+  static func message(_ answer: HTTPAnswer) -> String { answer.json?["message"]?.string ?? "" }
+
+  @Test(
+    "a field outside Cognito's shape is InvalidParameterException naming it; a wrong JSON type is SerializationException"
+  )
+  func shapes() async throws {
+    try await servingService(["pool.mfa": "required", "pool.sms": "true", "user.phone": "true"]) { server, _, _ in
+      let http = URLSession(configuration: .ephemeral)
+      let challenge = try #require(
+        try await ServiceTests.call(server, http, "InitiateAuth", ServiceTests.initiate("user", "Passw0rd!")).json)
+      var short = ServiceTests.answer(.string("tooshort"), "user", "123456")
+      let tooShort = try await ServiceTests.call(server, http, "RespondToAuthChallenge", short)
+      #expect(Self.type(tooShort) == "InvalidParameterException")
+      #expect(
+        Self.message(tooShort).contains(
+          "'session' failed to satisfy constraint: Member must have length greater than or equal to 20"))
+      short = ServiceTests.answer(challenge["Session"], "user", "123456")
+      short["ChallengeName"] = nil
+      let missing = try await ServiceTests.call(server, http, "RespondToAuthChallenge", short)
+      #expect(Self.message(missing).contains("Value null at 'challengeName'"))
+      var flow = ServiceTests.initiate("user", "Passw0rd!")
+      flow["AuthFlow"] = .string("MAGIC_AUTH")
+      let unknownFlow = try await ServiceTests.call(server, http, "InitiateAuth", flow)
+      #expect(Self.type(unknownFlow) == "InvalidParameterException")
+      #expect(Self.message(unknownFlow).contains("enum value set"))
+      flow = ServiceTests.initiate("user", "Passw0rd!")
+      flow["ClientId"] = .string("no spaces allowed")
+      #expect(Self.message(try await ServiceTests.call(server, http, "InitiateAuth", flow)).contains("pattern"))
+      flow["ClientId"] = .number(7)
+      #expect(Self.type(try await ServiceTests.call(server, http, "InitiateAuth", flow)) == "SerializationException")
+      flow = ServiceTests.initiate("user", "Passw0rd!")
+      flow["AuthParameters"] = .object(["USERNAME": .array([])])
+      #expect(Self.type(try await ServiceTests.call(server, http, "InitiateAuth", flow)) == "SerializationException")
+    }
+  }
+
+  @Test("WEB_AUTHN test mode: the credential's id and clientDataJSON challenge sign in; another id does not")
+  func passkey() async throws {
+    let settings = ["pool.allowWebAuthn": "true", "user.passkey": "true"]
+    try await servingService(settings) { server, _, user in
+      let http = URLSession(configuration: .ephemeral)
+      func start() async throws -> (session: JSONValue?, challenge: String) {
+        let body: JSONObject = [
+          "AuthFlow": .string("USER_AUTH"), "ClientId": .string(ServiceTests.clientId),
+          "AuthParameters": .object(["USERNAME": .string("user"), "PREFERRED_CHALLENGE": .string("WEB_AUTHN")]),
+        ]
+        let answer = try #require(try await ServiceTests.call(server, http, "InitiateAuth", body).json)
+        #expect(answer["ChallengeName"]?.string == "WEB_AUTHN")
+        let options = try #require(answer["ChallengeParameters"]?.object?["CREDENTIAL_REQUEST_OPTIONS"]?.string)
+        let parsed = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(options.utf8)).object)
+        #expect(parsed["allowCredentials"]?.array?.first?.object?["id"]?.string == user.passkeyCredentialId)
+        return (answer["Session"], try #require(parsed["challenge"]?.string))
+      }
+      func credential(id: String, challenge: String) throws -> String {
+        let clientData = try JSONEncoder().encode(
+          JSONValue.object(["type": .string("webauthn.get"), "challenge": .string(challenge)]))
+        let encoded = clientData.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+          .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let value = JSONValue.object([
+          "id": .string(id), "type": .string("public-key"),
+          "response": .object(["clientDataJSON": .string(encoded)]),
+        ])
+        return String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+      }
+      func respond(_ session: JSONValue?, _ text: String) async throws -> HTTPAnswer {
+        try await ServiceTests.call(
+          server, http, "RespondToAuthChallenge",
+          [
+            "ChallengeName": .string("WEB_AUTHN"), "ClientId": .string(ServiceTests.clientId),
+            "Session": session ?? .null,
+            "ChallengeResponses": .object(["USERNAME": .string("user"), "CREDENTIAL": .string(text)]),
+          ])
+      }
+      let first = try await start()
+      let wrong = try await respond(first.session, try credential(id: "someone-else", challenge: first.challenge))
+      #expect(Self.type(wrong) == "NotAuthorizedException")
+      let second = try await start()
+      let right = try await respond(
+        second.session, try credential(id: user.passkeyCredentialId, challenge: second.challenge))
+      #expect(right.json?["AuthenticationResult"] != nil)
+    }
+  }
+}
+
 /// The reference client against the pools behind `serve`, with signed tokens: it confirms the
 /// device Cognito issues, and its next sign-in passes the device challenges.
 @Suite("The reference client and remembered devices over HTTP")

@@ -145,3 +145,21 @@ def test_totp_setup_with_pyotp():
             ChallengeResponses={"USERNAME": USER},
         )
         assert answer["AuthenticationResult"]["AccessToken"]
+
+
+def test_a_timeout_fault_holds_the_request_until_the_client_gives_up():
+    from botocore.config import Config
+    from botocore.exceptions import ReadTimeoutError
+
+    with serve(options=["--timeout-fault-seconds", "20"]) as (url, _):
+        body = json.dumps({"username": USER, "operation": "InitiateAuth", "fault": "timeout"}).encode()
+        request = urllib.request.Request(f"{url}/_signin-spec/faults", data=body, method="POST")
+        with urllib.request.urlopen(request) as answer:
+            assert json.load(answer)["fault"] == "timeout"
+        impatient = boto3.client(
+            "cognito-idp", region_name="us-east-1", endpoint_url=url, aws_access_key_id="x",
+            aws_secret_access_key="x", config=Config(read_timeout=0.5, retries={"total_max_attempts": 1}),
+        )
+        with pytest.raises(ReadTimeoutError):
+            password_auth(impatient)
+        assert password_auth(cognito(url))["AuthenticationResult"]["AccessToken"]
