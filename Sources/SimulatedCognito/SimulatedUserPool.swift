@@ -220,6 +220,8 @@ package actor SimulatedUserPool: CognitoBackend {
   /// codes (as at start; a completed setup in a persistent pool replaces `registeredSecret`).
   nonisolated package let totpSecret: String
   private var registeredSecret: String
+  /// The secret AssociateSoftwareToken gave for an access token, until VerifySoftwareToken.
+  private var associatedSecret: String?
   /// The operation being served (for the outbox).
   private var operation = ""
   /// Failures injected per operation, and how many more requests of it fail.
@@ -580,6 +582,28 @@ package actor SimulatedUserPool: CognitoBackend {
     switch operation {
     case "InitiateAuth": return try initiate(request)
     case "RespondToAuthChallenge": return try respond(request)
+    case "AssociateSoftwareToken" where request["Session"] == nil && request["AccessToken"] != nil:
+      // TOTP set up after sign-in, authorised by the access token.
+      try checkAccessToken(request)
+      var secret = Self.secretCode
+      if case .generated = codes { secret = OneTimePassword.base32Encode(codeRandom.bytes(20)) }
+      associatedSecret = secret
+      lastSecretCode = secret
+      return ["SecretCode": .string(secret)]
+    case "VerifySoftwareToken" where request["Session"] == nil && request["AccessToken"] != nil:
+      try checkAccessToken(request)
+      guard let secret = associatedSecret else {
+        throw fail("SoftwareTokenMFANotFoundException", "Software Token MFA has not been associated with the user.")
+      }
+      let userCode = request["UserCode"]?.string ?? ""
+      guard Self.wellFormed(userCode) else { throw fail("InvalidParameterException", "UserCode is six digits") }
+      guard codeRight(userCode, totpSecret: secret) == .right else {
+        throw fail("EnableSoftwareTokenMFAException", "Code mismatch")
+      }
+      associatedSecret = nil
+      registeredSecret = secret
+      config["user.totpRegistered"] = "true"
+      return ["Status": .string("SUCCESS")]
     case "AssociateSoftwareToken":
       guard let id = request["Session"]?.string, sessions[id] != nil else {
         throw fail("NotAuthorizedException", "Invalid session for the user")

@@ -223,3 +223,13 @@ def test_a_bad_control_request_names_its_field():
                 control(url, method, path, body)
             assert raised.value.code == 400
             assert json.load(raised.value)["field"] == field
+
+
+def test_totp_set_up_after_sign_in_with_the_access_token():
+    with serve("pool.mfa=optional", "pool.totp=true", clock=None) as (url, lines):
+        user = pycognito_user(url, lines)
+        user.authenticate(password=PASSWORD)
+        secret = user.associate_software_token()
+        assert user.verify_software_token(pyotp.TOTP(secret).now()) is True
+        attributes = cognito(url).get_user(AccessToken=user.access_token)
+        assert attributes["Username"] == USER
