@@ -233,3 +233,26 @@ def test_totp_set_up_after_sign_in_with_the_access_token():
         assert user.verify_software_token(pyotp.TOTP(secret).now()) is True
         attributes = cognito(url).get_user(AccessToken=user.access_token)
         assert attributes["Username"] == USER
+
+
+@pytest.mark.parametrize(
+    "text,says",
+    [
+        ("users:\n  - username: a\n    password: p\n    set: {pool.mfa: required}\n", ":4: set: 'pool.mfa' is not a user. variable"),
+        ("users:\n  - username: a\n    pasword: p\n", ":3: unknown key 'pasword'"),
+        ("users:\n  - username: a\n    password: p\n    set: {user.status: weird}\n", "'weird' is not a value of 'user.status'"),
+        ("users:\n  - {username: a, password: p}\n  - {username: a, password: q}\n", "user 'a' is listed twice"),
+        ("users:\n  - {username: a, password: p, totpSecret: 'not base32'}\n", "totpSecret: base32"),
+        ("users: [1, 2\n", "not YAML"),
+    ],
+)
+def test_a_bad_users_file_is_exit_64_naming_file_and_line(tmp_path, text, says):
+    import subprocess
+    from test_serve_boto3 import BINARY
+
+    users = tmp_path / "users.yaml"
+    users.write_text(text)
+    done = subprocess.run([BINARY, "serve", "--port", "0", "--users", str(users)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 64
+    assert str(users) in done.stderr and says in done.stderr, done.stderr
