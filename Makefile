@@ -9,7 +9,7 @@ BUILD_FLAGS ?= -c release -Xswiftc -enable-testing
 BIN = .build/release/signin-spec
 JUNIT ?= .build/verify.junit.xml
 
-.PHONY: corpus corpus-check verify test test-long test-times test-build bench build deps moto python-tools clean graphs graphviz ci-tools lint-ci format format-check fuzz-loader
+.PHONY: corpus corpus-check verify test test-long test-times test-build bench bench-serve build deps moto python-tools clean graphs graphviz ci-tools lint-ci format format-check fuzz-loader
 
 MODELS = $(wildcard models/*.yaml)
 DEBUG_BIN = .build/debug/signin-spec
@@ -168,6 +168,15 @@ bench: build
 	  $(BIN) lint models/2026-all-platforms.yaml > /dev/null
 	@/usr/bin/time -f "prove, the 13 built-in invariants only: %e s wall, %U s user, %S s sys" $(BIN) prove \
 	  $(foreach i,$(BUILTIN_INVARIANTS),--invariant $(i)) > /dev/null
+
+## `signin-spec serve` under load (scripts/serve-load.py): USER_PASSWORD_AUTH and SRP with TOTP
+## MFA sign-ins from 1 and 8 clients, 500 sign-ins or 60 s per run (about 100 s in all), each run on
+## its own server; sign-ins/s, requests/s, latency p50/p99, CPU of server and load generator.
+## Not part of `make test`; README "Figures" has the full runs.
+BENCH_SERVE_COUNT ?= 500
+bench-serve: build python-tools
+	python3 scripts/serve-load.py --binary $(BIN) --scenario password --scenario srp-totp \
+	  --clients 1 --clients 8 --count $(BENCH_SERVE_COUNT) --seconds 60
 
 ## Regenerate counterexamples/ after a change of the models or the oracle: every deliberate bug
 ## on every shipped model, seed 3, each failure shrunk and saved once per root cause; then replay
