@@ -49,8 +49,8 @@ package actor SimulatedService: CognitoBackend {
   /// Pool ids in the order they were made (the first is the default).
   private var poolOrder: [String] = []
   private var poolByClient: [String: String] = [:]
-  /// Every user actor by the tag its session ids begin with.
-  private var byTag: [String: SimulatedUserPool] = [:]
+  /// Every user actor, and its pool, by the tag its session ids begin with.
+  private var byTag: [String: (actor: SimulatedUserPool, poolId: String)] = [:]
   private var nextTag = 0
   private let seed: UInt64
   private let codes: SimulatedUserPool.Codes
@@ -112,6 +112,10 @@ package actor SimulatedService: CognitoBackend {
     var merged = pool.configuration
     for (k, v) in configuration where k.hasPrefix("user.") { merged[k] = v }
     merged["user.exists"] = "true"
+    if let replaced = pool.users[user.username] {
+      // The replaced user's sessions end: its tag no longer names an actor.
+      byTag = byTag.filter { $0.value.actor !== replaced }
+    }
     let actor = makeUser(poolId: poolId, configuration: merged, user: user)
     pool.users[user.username] = actor
     pools[poolId] = pool
@@ -126,7 +130,7 @@ package actor SimulatedService: CognitoBackend {
     let actor = SimulatedUserPool(
       configuration: configuration, poolId: poolId, seed: seed &+ UInt64(nextTag) &* 0x1000_0001, codes: codes,
       user: user, lifecycle: .persistent, sessionTag: tag)
-    byTag[tag] = actor
+    byTag[tag] = (actor, poolId)
     return actor
   }
 
@@ -220,11 +224,8 @@ package actor SimulatedService: CognitoBackend {
 
   /// The user actor whose session this is, and its pool.
   private func owner(of session: String) -> (actor: SimulatedUserPool, poolId: String)? {
-    guard let end = session.firstIndex(of: "x"), let actor = byTag[String(session[...end])] else { return nil }
-    for pool in pools.values where pool.nobody === actor || pool.users.values.contains(where: { $0 === actor }) {
-      return (actor, pool.poolId)
-    }
-    return nil
+    guard let end = session.firstIndex(of: "x") else { return nil }
+    return byTag[String(session[...end])]
   }
 
   /// An operation authorised by an access token: the token is checked here and the user's
