@@ -60,6 +60,7 @@ let package = Package(
     .target(
       name: "CognitoTokens",
       dependencies: [
+        "CognitoWire",
         .product(name: "JWTKit", package: "jwt-kit"),
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -128,7 +129,8 @@ let package = Package(
     .testTarget(
       name: "CognitoServerTests",
       dependencies: [
-        "CognitoServer", "SimulatedCognito", "SignInClient", "CognitoWire", "CognitoSRPMath",
+        "CognitoServer", "SimulatedCognito", "SignInClient", "CognitoWire", "CognitoSRPMath", "Conformance",
+        "Fuzzing", "ClientBugs", "SignInModel",
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
       ]),
     .testTarget(

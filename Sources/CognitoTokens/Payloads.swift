@@ -81,15 +81,8 @@ struct ReceivedClaims: JWTPayload {
   var eventId: String?
   var deviceKey: String?
 
-  enum CodingKeys: String, CodingKey {
-    case sub, iss, scope, exp, iat, jti, username
-    case clientId = "client_id"
-    case tokenUse = "token_use"
-    case authTime = "auth_time"
-    case originJti = "origin_jti"
-    case eventId = "event_id"
-    case deviceKey = "device_key"
-  }
+  /// The access token's claim names (the same fields, each optional).
+  typealias CodingKeys = AccessTokenPayload.CodingKeys
 
   func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
@@ -98,21 +91,4 @@ struct ReceivedClaims: JWTPayload {
 struct ReceivedHeader: Decodable {
   var alg: String?
   var kid: String?
-}
-
-/// RFC 4648 §5 base64url without padding, as JOSE writes it.
-enum Base64URL {
-  static func encode(_ bytes: some Sequence<UInt8>) -> String {
-    Data(bytes).base64EncodedString()
-      .replacingOccurrences(of: "+", with: "-")
-      .replacingOccurrences(of: "/", with: "_")
-      .replacingOccurrences(of: "=", with: "")
-  }
-
-  static func decode(_ text: Substring) -> Data? {
-    var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    guard !s.contains("=") else { return nil }
-    s += String(repeating: "=", count: (4 - s.count % 4) % 4)
-    return Data(base64Encoded: s)
-  }
 }

@@ -1,3 +1,4 @@
+import CognitoWire
 import Crypto
 import CryptoExtras
 import Foundation

@@ -32,13 +32,23 @@ private final class TimeoutFlag: @unchecked Sendable {
 }
 
 /// Cognito over HTTP: POST with `X-Amz-Target: AWSCognitoIdentityProviderService.<Op>`.
+///
+/// By default each request asks for its own connection (`Connection: close`). On Linux,
+/// URLSession is libcurl, which resends a request whose reused keep-alive connection closed
+/// before any answer (what a server's idle timeout, or a fault of `signin-spec serve`, looks
+/// like), and swift-corelibs-foundation cannot rewind the body for that resend: the request
+/// then waits for its body until `timeout`. A fresh connection has nothing to resend, so a lost
+/// answer surfaces at once as the network error it is.
 public struct HTTPCognitoBackend: CognitoBackend {
   public let endpoint: URL
   public let timeout: TimeInterval
+  /// Whether requests may share keep-alive connections (see the type's notes).
+  public let reusesConnections: Bool
 
-  public init(endpoint: URL, timeout: TimeInterval = 10) {
+  public init(endpoint: URL, timeout: TimeInterval = 10, reusesConnections: Bool = false) {
     self.endpoint = endpoint
     self.timeout = timeout
+    self.reusesConnections = reusesConnections
   }
 
   public func send(_ operation: String, _ request: JSONObject) async throws(CognitoCallError) -> JSONObject {
@@ -46,6 +56,7 @@ public struct HTTPCognitoBackend: CognitoBackend {
     urlRequest.httpMethod = "POST"
     urlRequest.setValue("application/x-amz-json-1.1", forHTTPHeaderField: "Content-Type")
     urlRequest.setValue("AWSCognitoIdentityProviderService.\(operation)", forHTTPHeaderField: "X-Amz-Target")
+    if !reusesConnections { urlRequest.setValue("close", forHTTPHeaderField: "Connection") }
     do {
       urlRequest.httpBody = try JSONEncoder().encode(JSONValue.object(request))
     } catch {

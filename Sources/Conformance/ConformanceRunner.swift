@@ -109,7 +109,7 @@ package struct ConformanceRunner: Sendable {
   private func runSequence(
     _ configuration: [String: String], rng: inout SplitMix64, calls: inout Int
   ) async -> ConformanceMismatch? {
-    guard var run = harness.start(configuration, recordsTrace: true) else { return nil }
+    guard var run = await harness.open(configuration, recordsTrace: true) else { return nil }
     var failures = 0
     for _ in 0..<maxLength {
       guard let stepIndex = run.oracle.step, !model.steps[stepIndex].isTerminal else { return nil }

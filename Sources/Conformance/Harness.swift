@@ -24,10 +24,13 @@ package struct Harness: Sendable {
   let coverageTexts: [(index: Int, lowest: Int, texts: [String])?]
   /// `coverageTable(coverageTexts)`.
   let coverageTable: [Bool]
+  /// Where the client reaches the pool (nil: the pool's actor, in process).
+  package let connection: PoolConnection?
 
-  package init(system: TransitionSystem, hooks: ClientHooks = .reference) {
+  package init(system: TransitionSystem, hooks: ClientHooks = .reference, connection: PoolConnection? = nil) {
     self.system = system
     self.hooks = hooks
+    self.connection = connection
     var stepByID: [String: Int] = [:]
     for (i, step) in system.model.steps.enumerated() where stepByID[step.id] == nil { stepByID[step.id] = i }
     self.stepByID = stepByID
@@ -46,8 +49,8 @@ package struct Harness: Sendable {
     }
   }
 
-  package init(model: SignInModel, hooks: ClientHooks = .reference) {
-    self.init(system: TransitionSystem(model: model), hooks: hooks)
+  package init(model: SignInModel, hooks: ClientHooks = .reference, connection: PoolConnection? = nil) {
+    self.init(system: TransitionSystem(model: model), hooks: hooks, connection: connection)
   }
 
   /// One call to make: a response class, and whether the server then answers with a
@@ -211,13 +214,30 @@ package struct Harness: Sendable {
 
   /// A new session for `configuration`, or nil when the model refuses the configuration or
   /// the harness does not cover it.
+  /// The client calls the pool's actor in process, whatever `connection` says (see `open`).
   package func start(_ configuration: [String: String], recordsTrace: Bool = false) -> Run? {
-    guard covers(configuration),
-      let oracle = try? ModelSimulator(system: system, configuration: configuration, recordsTrace: recordsTrace)
-    else { return nil }
+    guard let oracle = oracle(configuration, recordsTrace: recordsTrace) else { return nil }
     let pool = SimulatedUserPool(configuration: configuration)
     let client = SignInClient(backend: pool, clientId: "harness", userPoolId: "us-east-1_sim", hooks: hooks)
     return Run(configuration: configuration, oracle: oracle, fresh: oracle, pool: pool, client: client)
+  }
+
+  /// A new session for `configuration` through `connection` (in process without one), or nil
+  /// as for `start`.
+  package func open(_ configuration: [String: String], recordsTrace: Bool = false) async -> Run? {
+    guard let connection else { return start(configuration, recordsTrace: recordsTrace) }
+    guard let oracle = oracle(configuration, recordsTrace: recordsTrace) else { return nil }
+    let endpoint = await connection.connect(configuration)
+    let client = SignInClient(
+      backend: endpoint.backend, clientId: endpoint.clientId, userPoolId: endpoint.userPoolId, hooks: hooks)
+    return Run(configuration: configuration, oracle: oracle, fresh: oracle, pool: endpoint.pool, client: client)
+  }
+
+  /// The model's state at the start, when the model accepts the configuration and the
+  /// harness covers it.
+  private func oracle(_ configuration: [String: String], recordsTrace: Bool) -> ModelSimulator? {
+    guard covers(configuration) else { return nil }
+    return try? ModelSimulator(system: system, configuration: configuration, recordsTrace: recordsTrace)
   }
 
   /// The model's state for a `signIn` while a flow is in progress or after it ended: the

@@ -98,8 +98,8 @@ package struct CaseExecutor: Sendable {
   package let harness: Harness
   package var model: SignInModel { harness.model }
 
-  package init(model: SignInModel, hooks: ClientHooks = .reference) {
-    harness = Harness(model: model, hooks: hooks)
+  package init(model: SignInModel, hooks: ClientHooks = .reference, connection: PoolConnection? = nil) {
+    harness = Harness(model: model, hooks: hooks, connection: connection)
   }
 
   static func describe(_ outcome: TraceOutcome, _ exception: String? = nil) -> String {
@@ -113,7 +113,7 @@ package struct CaseExecutor: Sendable {
 
   package func execute(_ fuzzCase: FuzzCase) async -> Execution {
     var execution = Execution()
-    guard var run = harness.start(fuzzCase.configuration) else {
+    guard var run = await harness.open(fuzzCase.configuration) else {
       execution.valid = false
       return execution
     }

@@ -12,22 +12,13 @@ extension SimulatedUserPool {
   package static let relyingParty = "localhost"
 
   /// The test credential id of the user's passkey: base64url of "signin-spec passkey <username>".
-  package nonisolated var passkeyCredentialId: String { Self.base64URL(Array("signin-spec passkey \(username)".utf8)) }
-
-  static func base64URL(_ bytes: [UInt8]) -> String {
-    Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-      .replacingOccurrences(of: "=", with: "")
-  }
-
-  static func fromBase64URL(_ text: String) -> Data? {
-    var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
-    return Data(base64Encoded: standard)
+  package nonisolated var passkeyCredentialId: String {
+    Base64URL.encode(Array("signin-spec passkey \(username)".utf8))
   }
 
   /// The WEB_AUTHN challenge with its request options.
   func webAuthnChallenge() -> JSONObject {
-    let nonce = Self.base64URL(codeRandom.bytes(32))
+    let nonce = Base64URL.encode(codeRandom.bytes(32))
     let options: JSONValue = .object([
       "challenge": .string(nonce), "timeout": .number(180_000), "rpId": .string(Self.relyingParty),
       "allowCredentials": .array([.object(["type": .string("public-key"), "id": .string(passkeyCredentialId)])]),
@@ -47,8 +38,10 @@ extension SimulatedUserPool {
     guard let credential = (try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)))?.object else {
       throw fail("InvalidParameterException", "CREDENTIAL is not a JSON object")
     }
-    let clientData = credential["response"]?.object?["clientDataJSON"]?.string.flatMap(Self.fromBase64URL)
-      .flatMap { try? JSONDecoder().decode(JSONValue.self, from: $0) }?.object
+    let clientData = credential["response"]?.object?["clientDataJSON"]?.string.flatMap {
+      Base64URL.decode($0, allowsPadding: true)
+    }
+    .flatMap { try? JSONDecoder().decode(JSONValue.self, from: $0) }?.object
     guard credential["id"]?.string == passkeyCredentialId, clientData?["type"]?.string == "webauthn.get",
       clientData?["challenge"]?.string == session.webAuthnChallenge
     else { throw failedAttempt("NotAuthorizedException", "Incorrect username or password.") }

@@ -43,6 +43,8 @@ package actor SimulatedService: CognitoBackend {
     let configuration: [String: String]
     var users: [String: SimulatedUserPool] = [:]
     let nobody: SimulatedUserPool
+    /// Its users' lifecycle: persistent (Cognito's), or per flow (a fuzzer's case).
+    let lifecycle: SimulatedUserPool.Lifecycle
   }
 
   private var pools: [String: Pool] = [:]
@@ -60,10 +62,17 @@ package actor SimulatedService: CognitoBackend {
   package static let firstPoolId = SimulatedUserPool.poolId
   package static let firstClientId = "signinspecsimulatedclient"
 
-  package init(seed: UInt64 = 0, codes: SimulatedUserPool.Codes, minter: (any TokenMinting)?) {
+  /// How many sent codes each user's outbox keeps.
+  private let outboxLimit: Int
+
+  package init(
+    seed: UInt64 = 0, codes: SimulatedUserPool.Codes, minter: (any TokenMinting)?,
+    outboxLimit: Int = SimulatedUserPool.defaultOutboxLimit
+  ) {
     self.seed = seed
     self.codes = codes
     self.minter = minter
+    self.outboxLimit = outboxLimit
   }
 
   /// An error of the control endpoints (the message names the field).
@@ -76,8 +85,11 @@ package actor SimulatedService: CognitoBackend {
 
   /// Makes a pool with `configuration` (its pool. variables are kept); the first is
   /// `us-east-1_sim` / `signinspecsimulatedclient`, later ones get ids drawn from the seed.
+  /// `lifecycle` is that of its users and of its "nobody".
   @discardableResult
-  package func createPool(configuration: [String: String]) -> (poolId: String, clientId: String) {
+  package func createPool(configuration: [String: String], lifecycle: SimulatedUserPool.Lifecycle = .persistent)
+    -> (poolId: String, clientId: String)
+  {
     let poolConfiguration = configuration.filter { $0.key.hasPrefix("pool.") }
     let poolId: String
     let clientId: String
@@ -94,8 +106,10 @@ package actor SimulatedService: CognitoBackend {
     var nobodyConfiguration = poolConfiguration
     nobodyConfiguration["user.exists"] = "false"
     let nobody = makeUser(
-      poolId: poolId, configuration: nobodyConfiguration, user: SimulatedUserPool.User(username: "", password: ""))
-    pools[poolId] = Pool(poolId: poolId, clientId: clientId, configuration: poolConfiguration, nobody: nobody)
+      poolId: poolId, configuration: nobodyConfiguration, user: SimulatedUserPool.User(username: "", password: ""),
+      lifecycle: lifecycle)
+    pools[poolId] = Pool(
+      poolId: poolId, clientId: clientId, configuration: poolConfiguration, nobody: nobody, lifecycle: lifecycle)
     poolOrder.append(poolId)
     poolByClient[clientId] = poolId
     return (poolId, clientId)
@@ -116,22 +130,29 @@ package actor SimulatedService: CognitoBackend {
       // The replaced user's sessions end: its tag no longer names an actor.
       byTag = byTag.filter { $0.value.actor !== replaced }
     }
-    let actor = makeUser(poolId: poolId, configuration: merged, user: user)
+    let actor = makeUser(poolId: poolId, configuration: merged, user: user, lifecycle: pool.lifecycle)
     pool.users[user.username] = actor
     pools[poolId] = pool
     return actor
   }
 
-  private func makeUser(poolId: String, configuration: [String: String], user: SimulatedUserPool.User)
-    -> SimulatedUserPool
-  {
+  private func makeUser(
+    poolId: String, configuration: [String: String], user: SimulatedUserPool.User,
+    lifecycle: SimulatedUserPool.Lifecycle
+  ) -> SimulatedUserPool {
     nextTag += 1
     let tag = "sess-" + String(format: "%06d", nextTag) + "x"
     let actor = SimulatedUserPool(
       configuration: configuration, poolId: poolId, seed: seed &+ UInt64(nextTag) &* 0x1000_0001, codes: codes,
-      user: user, lifecycle: .persistent, sessionTag: tag)
+      user: user, lifecycle: lifecycle, sessionTag: tag, outboxLimit: outboxLimit)
     byTag[tag] = (actor, poolId)
     return actor
+  }
+
+  /// The actor that answers for a user `poolId` does not have (default: the first pool).
+  package func nobody(poolId: String? = nil) -> SimulatedUserPool? {
+    guard let poolId = poolId ?? poolOrder.first else { return nil }
+    return pools[poolId]?.nobody
   }
 
   /// The user actor of `username` in `poolId` (default: the first pool).

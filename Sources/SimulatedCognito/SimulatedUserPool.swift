@@ -210,8 +210,14 @@ package actor SimulatedUserPool: CognitoBackend {
   /// The source of generated codes and secrets, apart from SRP's so SRP's values do not
   /// depend on how many codes were sent.
   var codeRandom: PoolRandom
-  /// Every code sent, oldest first.
+  /// The codes sent, oldest first: the last `outboxLimit`.
   package private(set) var outbox: [SentMessage] = []
+  /// How many sent codes `outbox` keeps (the oldest go first).
+  package let outboxLimit: Int
+  /// The beginning of the fuzzer's pool's session ids.
+  package static let defaultSessionTag = "sim-session-"
+  /// `outboxLimit`'s default.
+  package static let defaultOutboxLimit = 100
   /// Generated codes that were right once and used.
   private var usedCodes: Set<String> = []
   /// TOTP steps already used, "secret/step": a code is right once in its window.
@@ -234,11 +240,15 @@ package actor SimulatedUserPool: CognitoBackend {
   ///   - user: the user's name, password, TOTP secret and remembered devices.
   ///   - lifecycle: per flow (the fuzzer's) or persistent (Cognito's).
   ///   - sessionTag: the beginning of every session id.
+  ///   - outboxLimit: how many sent codes the outbox keeps.
   package init(
     configuration: [String: String], poolId: String = SimulatedUserPool.poolId, seed: UInt64 = 0,
-    codes: Codes = .fixed, user: User = User(), lifecycle: Lifecycle = .perFlow, sessionTag: String = "sim-session-"
+    codes: Codes = .fixed, user: User = User(), lifecycle: Lifecycle = .perFlow,
+    sessionTag: String = SimulatedUserPool.defaultSessionTag,
+    outboxLimit: Int = SimulatedUserPool.defaultOutboxLimit
   ) {
     config = configuration
+    self.outboxLimit = max(1, outboxLimit)
     status = configuration["user.status"] ?? "confirmed"
     poolName = String(poolId.split(separator: "_").last ?? Substring(poolId))
     random = PoolRandom(seed: seed)
@@ -302,10 +312,11 @@ package actor SimulatedUserPool: CognitoBackend {
   /// The codes sent to `username`, oldest first.
   package func messages(for username: String) -> [SentMessage] { outbox.filter { $0.username == username } }
 
-  /// Session `n`'s id: "sim-session-n", or with generated codes zero-padded to Cognito's
-  /// shortest session (20 characters; botocore refuses a shorter one before sending it).
+  /// Session `n`'s id: "sim-session-n" for the fuzzer's own pool; zero-padded to Cognito's
+  /// shortest session (20 characters; botocore refuses a shorter one before sending it) with
+  /// generated codes or a session tag of its own (a pool served by `SimulatedService`).
   private func sessionId(_ n: Int) -> String {
-    guard case .generated = codes else { return "\(sessionTag)\(n)" }
+    if case .fixed = codes, sessionTag == Self.defaultSessionTag { return "\(sessionTag)\(n)" }
     let digits = String(n)
     return sessionTag + String(repeating: "0", count: max(0, 9 - digits.count)) + digits
   }
@@ -327,6 +338,7 @@ package actor SimulatedUserPool: CognitoBackend {
       SentMessage(
         username: username, medium: medium, destination: destination, code: code, operation: operation,
         time: now))
+    if outbox.count > outboxLimit { outbox.removeFirst(outbox.count - outboxLimit) }
     return code
   }
 
@@ -809,6 +821,11 @@ package actor SimulatedUserPool: CognitoBackend {
     else { return .wrong }
     let key = "\(totpSecret)/\(step)"
     if usedSteps.contains(key) { return .used }
+    // A step more than one behind the clock's can no longer match: forget the old ones.
+    if usedSteps.count >= 64 {
+      let current = Int64(clock().timeIntervalSince1970) / 30
+      usedSteps = usedSteps.filter { ($0.split(separator: "/").last.flatMap { Int64($0) } ?? 0) >= current - 1 }
+    }
     usedSteps.insert(key)
     return .right
   }

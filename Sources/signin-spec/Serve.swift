@@ -57,6 +57,9 @@ struct Serve: AsyncParsableCommand {
   @Option(help: "How long a timeout fault holds the connection unanswered before closing it, in seconds.")
   var timeoutFaultSeconds = CognitoServer.defaultTimeoutFaultSeconds
 
+  @Option(help: "How many sent SMS and email codes each user's outbox keeps (the oldest go first).")
+  var outboxLimit = SimulatedUserPool.defaultOutboxLimit
+
   @Option(help: "A YAML file of users (schemas/serve-users.v1.schema.json); default: one user, 'user'.")
   var users: String?
 
@@ -76,6 +79,7 @@ struct Serve: AsyncParsableCommand {
     try OptionChecks.range(port, 0...65_535, "--port")
     try OptionChecks.range(maxBodyBytes, 1...Self.maxBodyLimit, "--max-body-bytes", unit: " bytes")
     try OptionChecks.range(timeoutFaultSeconds, 0...3_600, "--timeout-fault-seconds", unit: " s")
+    try OptionChecks.range(outboxLimit, 1...1_000_000, "--outbox-limit", unit: " messages")
     guard !host.isEmpty else { throw ValidationError("--host must name an address") }
     if let clock, Self.parseClock(clock) == nil {
       throw ValidationError("--clock: '\(clock)' is not an ISO 8601 time such as 2026-01-01T00:00:00Z")
@@ -112,7 +116,7 @@ struct Serve: AsyncParsableCommand {
           try Self.checkImplemented(entry.settings.map(\.name))
           fileUsers.append((entry, try Self.resolve(resolver, poolPairs + entry.settings)))
         } catch {
-          printError("error: --users: \(users):\(entry.line): \(error.message)")
+          printError("error: --users: \(users):\(entry.line(for: error.message)): \(error.message)")
           throw ExitStatus.usage
         }
       }
@@ -150,7 +154,8 @@ struct Serve: AsyncParsableCommand {
       printError("error: --signing-key: \(error)")
       throw ExitStatus.usage
     }
-    let service = SimulatedService(seed: seed, codes: .generated(clock: now), minter: minter)
+    let service = SimulatedService(
+      seed: seed, codes: .generated(clock: now), minter: minter, outboxLimit: outboxLimit)
     let (poolId, _) = await service.createPool(configuration: configuration)
     var printed: [(String, String)] = []
     var deviceLine: RememberedDeviceSecret?
@@ -187,6 +192,10 @@ struct Serve: AsyncParsableCommand {
         if let pool {
           for (name, _) in settings where !name.hasPrefix("user.") {
             throw ConfigurationProblem("set: '\(name)' is not a user. variable (a user's set names user. variables)")
+          }
+          if settings.contains(where: { $0.name == "user.exists" }) {
+            throw ConfigurationProblem(
+              "set: 'user.exists' is not a user's setting: a user put here exists (sign in with another name)")
           }
           let base = pool.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
           return try Self.resolve(resolver, base + settings)

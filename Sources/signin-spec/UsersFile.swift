@@ -19,8 +19,16 @@ struct UsersFile {
   struct Entry {
     var user: SimulatedUserPool.User
     var settings: [(name: String, value: String)]
+    /// The line of each of `settings`.
+    var settingLines: [Int]
     /// The line of the entry (for errors found later, such as a broken constraint).
     var line: Int
+
+    /// The line to name for a problem with the entry: that of the setting the message names
+    /// (`'NAME'`), else the entry's.
+    func line(for message: String) -> Int {
+      settings.indices.first { message.contains("'\(settings[$0].name)'") }.map { settingLines[$0] } ?? line
+    }
   }
 
   var entries: [Entry]
@@ -75,6 +83,7 @@ struct UsersFile {
       }
       var user = SimulatedUserPool.User(username: username, password: password)
       var settings: [(name: String, value: String)] = []
+      var settingLines: [Int] = []
       if let set = map["set"] {
         guard let pairs = set.mapping else { throw fail(set, "set: a mapping of NAME: VALUE") }
         for (key, value) in pairs {
@@ -84,7 +93,12 @@ struct UsersFile {
           guard name.hasPrefix("user.") else {
             throw fail(key, "set: '\(name)' is not a user. variable (pool variables come from --set)")
           }
+          if name == "user.exists" {
+            throw fail(
+              key, "set: user.exists is not a user's setting: every listed user exists (sign in with an unlisted name)")
+          }
           settings.append((name, text))
+          settingLines.append(key.mark?.line ?? item.mark?.line ?? 1)
         }
       }
       if let secret = map["totpSecret"] {
@@ -101,7 +115,7 @@ struct UsersFile {
           user.devices.append(RememberedDeviceSecret(key: key, groupKey: group, password: pw))
         }
       }
-      entries.append(Entry(user: user, settings: settings, line: item.mark?.line ?? 1))
+      entries.append(Entry(user: user, settings: settings, settingLines: settingLines, line: item.mark?.line ?? 1))
     }
     return UsersFile(entries: entries)
   }

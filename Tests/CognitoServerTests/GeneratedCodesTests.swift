@@ -119,6 +119,19 @@ struct GeneratedCodesTests {
     #expect(await pool.messages(for: "someone else").isEmpty)
   }
 
+  @Test("the outbox keeps the last codes up to its limit, oldest dropped first")
+  func outboxLimit() async throws {
+    let pool = SimulatedUserPool(
+      configuration: Self.sms, seed: 1, codes: .generated(clock: { Self.time }), outboxLimit: 2)
+    var codes: [String] = []
+    for _ in 0..<3 {
+      let challenge = try await Self.initiate(pool)
+      codes.append(try #require(await pool.messages(for: "user").last).code)
+      #expect(challenge["ChallengeName"]?.string == "SMS_MFA")
+    }
+    #expect(await pool.messages(for: "user").map(\.code) == Array(codes.suffix(2)))
+  }
+
   @Test("email codes go to the outbox masked as the challenge shows them, with the operation that sent them")
   func emailOutbox() async throws {
     let pool = Self.pool(["pool.mfa": "required", "pool.email": "true", "user.email": "true"])

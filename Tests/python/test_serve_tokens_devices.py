@@ -216,6 +216,7 @@ def test_a_bad_control_request_names_its_field():
             ("pools", {"set": {"user.phone": True}}, "set"),
             ("pools", {"set": {"pool.mfa": "sometimes"}}, "set"),
             ("pools/us-east-1_sim/users/dave", {"set": {}}, "password"),
+            ("pools/us-east-1_sim/users/dave", {"password": "x", "set": {"user.exists": False}}, "set"),
             ("pools/us-east-1_sim/users/dave", {"password": "x", "totpSecret": "not base32!"}, "totpSecret"),
         ]:
             method = "POST" if path == "pools" else "PUT"
@@ -240,7 +241,9 @@ def test_totp_set_up_after_sign_in_with_the_access_token():
     [
         ("users:\n  - username: a\n    password: p\n    set: {pool.mfa: required}\n", ":4: set: 'pool.mfa' is not a user. variable"),
         ("users:\n  - username: a\n    pasword: p\n", ":3: unknown key 'pasword'"),
-        ("users:\n  - username: a\n    password: p\n    set: {user.status: weird}\n", "'weird' is not a value of 'user.status'"),
+        ("users:\n  - username: a\n    password: p\n    set:\n      user.phone: true\n      user.status: weird\n",
+         ":6: 'weird' is not a value of 'user.status'"),
+        ("users:\n  - username: a\n    password: p\n    set: {user.exists: false}\n", ":4: set: user.exists is not"),
         ("users:\n  - {username: a, password: p}\n  - {username: a, password: q}\n", "user 'a' is listed twice"),
         ("users:\n  - {username: a, password: p, totpSecret: 'not base32'}\n", "totpSecret: base32"),
         ("users: [1, 2\n", "not YAML"),
