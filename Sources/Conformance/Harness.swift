@@ -111,8 +111,8 @@ package struct Harness: Sendable {
     package fileprivate(set) var oracle: ModelSimulator
     /// The model's state at the start (what a new flow starts from).
     package let fresh: ModelSimulator
-    let pool: SimulatedUserPool
-    let client: SignInClient
+    package let pool: SimulatedUserPool
+    package let client: SignInClient
     /// Whether the model's flow is over (a restart or a terminal step).
     package var flowEnded: Bool {
       guard let step = oracle.step else { return true }
