@@ -245,7 +245,8 @@ package struct Harness: Sendable {
   /// Left out because the model is wrong here: a wrong password at `signIn` in an SRP flow
   /// (userSRP, customWithSRP, USER_AUTH with PASSWORD_SRP preferred and a password) for an
   /// unconfirmed user. The model restarts with NotAuthorizedException (its `signIn` rule for
-  /// `wrongPassword` where `passwordChecked`, whatever the status); Cognito answers
+  /// `wrongPassword`, whatever the status: models/2026-all-platforms.yaml:339,
+  /// models/2024-flutter.yaml:264, models/2023-swift.yaml:245); Cognito answers
   /// UserNotConfirmedException whatever the password, which the pool does (before the
   /// verifier, as moto does for USER_SRP_AUTH): AWS called it "the intended behavior" for the
   /// SRP sign-in of amazon-cognito-identity-js (amazon-archives/amazon-cognito-identity-js#288),
