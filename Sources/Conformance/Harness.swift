@@ -404,7 +404,9 @@ package struct Harness: Sendable {
     if response == .networkFault || response == .serviceError || response == .setupFault,
       !(await run.pool.faultFired)
     {
-      if response == .setupFault { await run.pool.injectFault(operation: Self.setupOperation, .fault(.transport), count: 0) }
+      if response == .setupFault {
+        await run.pool.injectFault(operation: Self.setupOperation, .fault(.transport), count: 0)
+      }
       throw .faultNotReached(request: faultRequest)
     }
     let observation = Observation(outcome, isSignedIn: await run.client.isSignedIn)

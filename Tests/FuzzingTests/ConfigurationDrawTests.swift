@@ -118,7 +118,8 @@ struct ConfigurationDrawTests {
     let srp = drawn.filter(Harness.usesSRP).count
     #expect((400...600).contains(srp), "\(srp) of 2000 draws do SRP at a share of 0.25")
     var none = SplitMix64(seed: 4)
-    #expect(try Fuzzer.sampleConfigurations(model, count: 500, rng: &none, srpShare: 0).allSatisfy { !Harness.usesSRP($0) })
+    #expect(
+      try Fuzzer.sampleConfigurations(model, count: 500, rng: &none, srpShare: 0).allSatisfy { !Harness.usesSRP($0) })
   }
 
   @Test("peek reads the k-th draw ahead without drawing, and skip moves on as that many draws")

@@ -46,7 +46,9 @@ struct SRPConformanceTests {
     "pool.mfa": "required", "pool.sms": "true", "user.phone": "true", "user.smsEnabled": "true",
   ]
 
-  @Test("USER_SRP_AUTH: the client answers PASSWORD_VERIFIER from the password; SMS MFA follows; a wrong password ends the flow")
+  @Test(
+    "USER_SRP_AUTH: the client answers PASSWORD_VERIFIER from the password; SMS MFA follows; a wrong password ends the flow"
+  )
   func userSRP() async throws {
     let settings = Self.sms.merging(["pool.authFlow": "userSRP"]) { $1 }
     #expect(Harness.usesSRP(try Self.configuration(settings)))
@@ -69,9 +71,11 @@ struct SRPConformanceTests {
     ])
   func customWithSRP(customMfa: String, steps: [String]) async throws {
     let settings = Self.sms.merging(["pool.authFlow": "customWithSRP", "pool.customMfa": customMfa]) { $1 }
-    let answers = ["correctPassword"] + steps.dropLast().map {
-      $0 == "confirmSignInWithCustomChallenge" ? "correctAnswer" : "correctCode"
-    }
+    let answers =
+      ["correctPassword"]
+      + steps.dropLast().map {
+        $0 == "confirmSignInWithCustomChallenge" ? "correctAnswer" : "correctCode"
+      }
     let (outcomes, _) = try await Self.run(settings, answers)
     #expect(outcomes == steps.map { .step($0) })
   }
@@ -94,7 +98,8 @@ struct SRPConformanceTests {
 
   @Test("a remembered device the pool knows replaces MFA: the client answers the device challenges inside signIn")
   func rememberedDeviceSuppressesMFA() async throws {
-    let (outcomes, run) = try await Self.run(Self.device.merging(["user.deviceRemembered": "true"]) { $1 }, ["correctPassword"])
+    let (outcomes, run) = try await Self.run(
+      Self.device.merging(["user.deviceRemembered": "true"]) { $1 }, ["correctPassword"])
     #expect(outcomes == [.step("done")])
     #expect(await run.client.rememberedDevice(for: SimulatedUserPool.username)?.key == run.pool.configuredDevice?.key)
   }
@@ -138,7 +143,8 @@ struct SRPConformanceTests {
   func unconfirmedLeftOut() async throws {
     let harness = Harness(model: try Self.model.get())
     for flow in ["userSRP", "customWithSRP"] {
-      var run = try #require(harness.start(try Self.configuration(["pool.authFlow": flow, "user.status": "unconfirmed"])))
+      var run = try #require(
+        harness.start(try Self.configuration(["pool.authFlow": flow, "user.status": "unconfirmed"])))
       #expect(!harness.supports("wrongPassword", in: run.oracle))
       #expect(harness.supports("correctPassword", in: run.oracle))
       // Cognito (and the pool) answer UserNotConfirmedException; the model restarts with NotAuthorized.
@@ -148,7 +154,8 @@ struct SRPConformanceTests {
     }
     let reset = try #require(harness.start(try Self.configuration(["user.status": "resetRequired"])))
     #expect(harness.supports("wrongPassword", in: reset.oracle), "a reset-required user is told after the password")
-    let password = try #require(harness.start(try Self.configuration(["pool.authFlow": "userPassword", "user.status": "unconfirmed"])))
+    let password = try #require(
+      harness.start(try Self.configuration(["pool.authFlow": "userPassword", "user.status": "unconfirmed"])))
     #expect(harness.supports("wrongPassword", in: password.oracle))
   }
 }
