@@ -343,7 +343,7 @@ package struct Fuzzer: Sendable {
   package func shrink(_ fuzzCase: FuzzCase) async -> FuzzCase {
     var best = fuzzCase
     let first = await executor.execute(best)
-    // A case without SRP never becomes one (SRP is not simpler, and a run costs a thousand
+    // A case without SRP never becomes one (SRP is not simpler, and a run costs thousands of
     // times more); an SRP case tries at most `srpShrinkBudget` SRP candidates.
     let startsWithSRP = fuzzCase.usesSRP
     var srpRuns = 0

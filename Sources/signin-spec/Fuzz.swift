@@ -54,8 +54,8 @@ struct Fuzz: AsyncParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "The share of cases drawn from configurations that do SRP's arithmetic (SRP flows, device tracking), 0 to 1 (default: \(Fuzzer.defaultSRPShare)).",
-      discussion: "An SRP case costs about a thousand times a case without SRP; see the README."))
+      "The share of cases drawn from configurations that do SRP's arithmetic (SRP flows, device tracking), 0 to 1.",
+      discussion: "An SRP case costs thousands of times a case without SRP; see the README."))
   var srpShare: Double = Fuzzer.defaultSRPShare
 
   func validate() throws {
