@@ -108,6 +108,7 @@ let package = Package(
       name: "FuzzingTests",
       dependencies: [
         "Fuzzing", "Conformance", "ClientBugs", "SignInClient", "CognitoWire", "SignInModel", "ModelChecking",
+        "SimulatedCognito",
       ]),
     .testTarget(
       name: "ConformanceTests",

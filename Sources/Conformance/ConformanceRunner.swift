@@ -16,8 +16,18 @@ package struct ConformanceMismatch: Sendable {
 package struct ConformanceReport: Sendable {
   package var configurations = 0
   package var sequences = 0
+  /// Sequences whose configuration does SRP's arithmetic (`Harness.usesSRP`), or that selected
+  /// PASSWORD_SRP.
+  package var srpSequences = 0
   package var callsChecked = 0
   package var mismatches: [ConformanceMismatch] = []
+  /// The model's transitions the run took ("step / response -> outcome", as
+  /// `Harness.allTransitions` names them), and how many the model has.
+  package var covered: Set<String> = []
+  package var transitions = 0
+
+  /// "N/M transitions": the transitions covered out of the model's.
+  package var coverage: String { "\(covered.count)/\(transitions) transitions" }
 }
 
 /// Runs the reference client through `Harness` for many configurations, one response
@@ -62,9 +72,11 @@ package struct ConformanceRunner: Sendable {
     return result
   }
 
-  /// `count` valid configurations drawn with `seed`.
+  /// `count` valid configurations of `kind` (`Harness.Kind`) drawn with `seed`.
   /// `fixed` pins variables as in `allConfigurations(fixed:)`.
-  package func sampleConfigurations(count: Int, seed: UInt64, fixed: [String: String] = [:]) -> [[String: String]] {
+  package func sampleConfigurations(
+    count: Int, seed: UInt64, fixed: [String: String] = [:], kind: Harness.Kind = .any
+  ) -> [[String: String]] {
     var rng = SplitMix64(seed: seed)
     var result: [[String: String]] = []
     var attempts = 0
@@ -78,7 +90,7 @@ package struct ConformanceRunner: Sendable {
       let values = choices.map { domain -> Int in domain[Int(rng.next() % UInt64(domain.count))] }
       if model.constraints.allSatisfy({ (try? $0.expr.holds(values)) == true }) {
         let d = dictionary(values)
-        if covers(d) { result.append(d) }
+        if harness.covers(d, kind: kind) { result.append(d) }
       }
     }
     return result
@@ -93,21 +105,24 @@ package struct ConformanceRunner: Sendable {
   /// Runs the sequences for each configuration and collects every mismatch.
   package func run(_ configurations: [[String: String]], seed: UInt64) async -> ConformanceReport {
     var report = ConformanceReport()
+    report.transitions = harness.allTransitions.count
     var rng = SplitMix64(seed: seed)
     for configuration in configurations where covers(configuration) {
       report.configurations += 1
       for _ in 0..<sequencesPerConfiguration {
         report.sequences += 1
-        if let mismatch = await runSequence(configuration, rng: &rng, calls: &report.callsChecked) {
+        var srp = Harness.usesSRP(configuration)
+        if let mismatch = await runSequence(configuration, rng: &rng, report: &report, srp: &srp) {
           report.mismatches.append(mismatch)
         }
+        if srp { report.srpSequences += 1 }
       }
     }
     return report
   }
 
   private func runSequence(
-    _ configuration: [String: String], rng: inout SplitMix64, calls: inout Int
+    _ configuration: [String: String], rng: inout SplitMix64, report: inout ConformanceReport, srp: inout Bool
   ) async -> ConformanceMismatch? {
     guard var run = await harness.open(configuration, recordsTrace: true) else { return nil }
     var failures = 0
@@ -131,8 +146,11 @@ package struct ConformanceRunner: Sendable {
         guard let pick = safe.first else { return nil }
         response = pick
       }
-      calls += 1
+      report.callsChecked += 1
+      if response == ResponseName.selectPASSWORD_SRP.rawValue { srp = true }
       guard let record = try? await harness.perform(Harness.Call(response: response), on: &run) else { return nil }
+      report.covered.insert(
+        "\(record.stepBefore) / \(response) -> \(Harness.transitionOutcome(record.modelOutcome))")
       if let disagreement = record.disagreement {
         return ConformanceMismatch(
           configuration: model.configurationIndices.map {

@@ -8,10 +8,19 @@ import SimulatedCognito
 /// observes with the model (`ModelSimulator` over the shared `TransitionSystem` is the
 /// oracle). Conformance runs and the fuzzer both run every call through `perform`.
 ///
-/// Not covered: SRP flows (userSRP, customWithSRP, PASSWORD_SRP; the pool simulates them, see
-/// `PoolSRPTests`, but covering them here would change the fuzzer's outputs and pinned
-/// corpora), passkeys (WEB_AUTHN), which neither the pool nor the client does; network faults
-/// and expired sessions at the two selection steps whose answer the client handles locally.
+/// Covered: every auth flow the pool and the client share, SRP included (userSRP, customWithSRP
+/// with each `pool.customMfa`, USER_AUTH's PASSWORD_SRP as preference and as `selectPASSWORD_SRP`;
+/// the client answers PASSWORD_VERIFIER from the password, the pool checks the claim), and
+/// device tracking (`pool.deviceTracking` on: the client confirms the device the tokens name;
+/// with `user.deviceRemembered` the pool and the client start with the same remembered device,
+/// `SimulatedUserPool.seededDevice`, whose challenges the client answers inside its calls).
+///
+/// Not covered, and why: passkeys (WEB_AUTHN, as preference or `selectWEB_AUTHN`), which the
+/// client cannot do (no platform authenticator); network faults and expired sessions at the two
+/// selection steps whose answer the client handles locally (no request is made);
+/// `pool.customMfa` other than none outside customWithSRP and PreventUserExistenceErrors for a
+/// user that exists (neither is read there: the same runs again); and one case where the model
+/// is wrong, `unconfirmedUserBeforeSRPVerifier`.
 package struct Harness: Sendable {
   package let system: TransitionSystem
   package var model: SignInModel { system.model }
@@ -22,8 +31,10 @@ package struct Harness: Sendable {
   let swiftNames: [String]
   /// For each of `coverageVariables` the model has: its index and each value's text.
   let coverageTexts: [(index: Int, lowest: Int, texts: [String])?]
-  /// `coverageTable(coverageTexts)`.
-  let coverageTable: [Bool]
+  /// `coverageTable(coverageTexts)`, for each `Kind` (by its raw value).
+  let coverageTables: [[Bool]]
+  /// The configuration values `unconfirmedUserBeforeSRPVerifier` reads (nil: the model lacks one).
+  let statusBeforeVerifier: StatusBeforeVerifier?
   /// Where the client reaches the pool (nil: the pool's actor, in process).
   package let connection: PoolConnection?
 
@@ -42,7 +53,9 @@ package struct Harness: Sendable {
         return (i, lowest, (lowest...highest).map { domain.render($0) })
       }
     }
-    coverageTable = Self.coverageTable(coverageTexts)
+    let texts = coverageTexts
+    coverageTables = Kind.allCases.map { Self.coverageTable(texts, kind: $0) }
+    statusBeforeVerifier = StatusBeforeVerifier(system)
     swiftNames = system.model.steps.map { step in
       if case .name(let n)? = step.names.first(where: { $0.platform == "swift" })?.form { return n }
       return step.id
@@ -101,8 +114,8 @@ package struct Harness: Sendable {
     package fileprivate(set) var oracle: ModelSimulator
     /// The model's state at the start (what a new flow starts from).
     package let fresh: ModelSimulator
-    let pool: SimulatedUserPool
-    let client: SignInClient
+    package let pool: SimulatedUserPool
+    package let client: SignInClient
     /// Whether the model's flow is over (a restart or a terminal step).
     package var flowEnded: Bool {
       guard let step = oracle.step else { return true }
@@ -130,28 +143,43 @@ package struct Harness: Sendable {
   /// The indices of the configuration variables `covers(valueOf:)` reads.
   package var coverageIndices: [Int] { coverageTexts.compactMap { $0?.index } }
 
-  /// Whether the harness can exercise this configuration (see the type's notes).
-  /// The pool has no devices, SRP flows are left out (so no `pool.customMfa`, which only
-  /// customWithSRP reads), and PreventUserExistenceErrors is read only for a user that does
-  /// not exist.
-  package func covers(_ configuration: [String: String]) -> Bool {
-    Self.coversRule { configuration[Self.coverageVariables[$0]] }
+  /// Which of the covered configurations a check admits: all of them, those whose runs do
+  /// SRP's arithmetic (`usesSRP`), or the others. The fuzzer draws the two apart, so the
+  /// share of the costly SRP cases is its choice (`Fuzzer.srpShare`).
+  package enum Kind: Int, Sendable, CaseIterable {
+    case any, srp, withoutSRP
+  }
+
+  /// Whether the harness can exercise this configuration (see the type's notes): no passkey
+  /// preference, `pool.customMfa` only where customWithSRP reads it, and
+  /// PreventUserExistenceErrors only for a user that does not exist (elsewhere it is not read).
+  package func covers(_ configuration: [String: String], kind: Kind = .any) -> Bool {
+    Self.coversRule({ configuration[Self.coverageVariables[$0]] }, kind: kind)
+  }
+
+  /// Whether a run of `configuration` does SRP's 3072-bit arithmetic at every sign-in (about
+  /// 90 ms per side where the other calls take microseconds): an SRP auth flow (userSRP,
+  /// customWithSRP, USER_AUTH preferring PASSWORD_SRP), or device tracking on (ConfirmDevice's
+  /// verifier, a remembered device's DEVICE_SRP_AUTH). USER_AUTH without that preference does
+  /// SRP only after `selectPASSWORD_SRP`, which the fuzzer draws in SRP cases alone.
+  package static func usesSRP(_ configuration: [String: String]) -> Bool {
+    srpRule { configuration[coverageVariables[$0]] }
   }
 
   /// `covers` for a configuration given by value per configuration variable index, each read
   /// through `value` only when needed (so a generator can test a configuration before
   /// drawing all of it).
-  package func covers(valueOf value: (Int) -> Int) -> Bool {
+  package func covers(valueOf value: (Int) -> Int, kind: Kind = .any) -> Bool {
     var index = 0
     for case let variable? in coverageTexts {
       index = index * variable.texts.count + value(variable.index) - variable.lowest
     }
-    return coverageTable[index]
+    return coverageTables[kind.rawValue][index]
   }
 
   /// `coversRule` for every combination of the values of `coverageTexts`' variables
   /// (positions in mixed radix, in their order).
-  static func coverageTable(_ coverageTexts: [(index: Int, lowest: Int, texts: [String])?]) -> [Bool] {
+  static func coverageTable(_ coverageTexts: [(index: Int, lowest: Int, texts: [String])?], kind: Kind) -> [Bool] {
     let size = coverageTexts.reduce(1) { $0 * ($1?.texts.count ?? 1) }
     return (0..<size).map { combination in
       var positions = [Int?](repeating: nil, count: coverageTexts.count)
@@ -161,7 +189,7 @@ package struct Harness: Sendable {
         positions[k] = rest % count
         rest /= count
       }
-      return coversRule { k in positions[k].flatMap { coverageTexts[k]?.texts[$0] } }
+      return coversRule({ k in positions[k].flatMap { coverageTexts[k]?.texts[$0] } }, kind: kind)
     }
   }
 
@@ -173,12 +201,73 @@ package struct Harness: Sendable {
 
   /// The rule of `covers`, reading `coverageVariables[k]` through `value(k)` (nil: the
   /// configuration has no such variable).
-  private static func coversRule(_ value: (Int) -> String?) -> Bool {
-    !["userSRP", "customWithSRP"].contains(value(0) ?? "")
-      && !["WEB_AUTHN", "PASSWORD_SRP"].contains(value(1) ?? "none")
-      && (value(2) ?? "none") == "none"
-      && (value(3) ?? "off") == "off"
+  private static func coversRule(_ value: (Int) -> String?, kind: Kind) -> Bool {
+    let covered =
+      value(1) != "WEB_AUTHN"
+      && ((value(2) ?? "none") == "none" || value(0) == "customWithSRP")
       && !(value(4) != "false" && value(5) == "true")
+    switch kind {
+    case .any: return covered
+    case .srp: return covered && srpRule(value)
+    case .withoutSRP: return covered && !srpRule(value)
+    }
+  }
+
+  /// The rule of `usesSRP`, read as `coversRule` reads its variables.
+  private static func srpRule(_ value: (Int) -> String?) -> Bool {
+    value(0) == "userSRP" || value(0) == "customWithSRP" || value(1) == "PASSWORD_SRP"
+      || (value(3) ?? "off") != "off"
+  }
+
+  /// The values `unconfirmedUserBeforeSRPVerifier` compares, as the model's value numbers.
+  struct StatusBeforeVerifier: Sendable {
+    let status: Int, unconfirmed: Int
+    let authFlow: Int, srpFlows: Set<Int>, userAuth: Int
+    let preferred: Int?, passwordSRP: Int?
+    let passwordSet: Int?, passwordSetTrue: Int?
+
+    init?(_ system: TransitionSystem) {
+      func value(_ name: String, _ text: String) -> (index: Int, value: Int)? {
+        guard let i = system.configurationIndex[name], let v = system.valueOfText[i][text] else { return nil }
+        return (i, v)
+      }
+      guard let unconfirmed = value("user.status", "unconfirmed"), let flow = system.configurationIndex["pool.authFlow"]
+      else { return nil }
+      status = unconfirmed.index
+      self.unconfirmed = unconfirmed.value
+      authFlow = flow
+      srpFlows = Set(["userSRP", "customWithSRP"].compactMap { system.valueOfText[flow][$0] })
+      userAuth = system.valueOfText[flow]["userAuth"] ?? -1
+      let srp = value("pool.preferredFirstFactor", "PASSWORD_SRP")
+      (preferred, passwordSRP) = (srp?.index, srp?.value)
+      let set = value("user.passwordSet", "true")
+      (passwordSet, passwordSetTrue) = (set?.index, set?.value)
+    }
+  }
+
+  /// Left out because the model is wrong here: a wrong password at `signIn` in an SRP flow
+  /// (userSRP, customWithSRP, USER_AUTH with PASSWORD_SRP preferred and a password) for an
+  /// unconfirmed user. The model restarts with NotAuthorizedException (its `signIn` rule for
+  /// `wrongPassword`, whatever the status: models/2026-all-platforms.yaml:339,
+  /// models/2024-flutter.yaml:264, models/2023-swift.yaml:245); Cognito answers
+  /// UserNotConfirmedException whatever the password, which the pool does (before the
+  /// verifier, as moto does for USER_SRP_AUTH): AWS called it "the intended behavior" for the
+  /// SRP sign-in of amazon-cognito-identity-js (amazon-archives/amazon-cognito-identity-js#288),
+  /// and amplify-js #11209, aws-sdk-android #1688 and aws-sdk-js #4608 report the same.
+  /// A reset-required user is not left out: Cognito checks that status only after the password
+  /// (amplify-js #4890), as the model and the pool do.
+  package func unconfirmedUserBeforeSRPVerifier(_ response: String, in oracle: ModelSimulator) -> Bool {
+    guard response == ResponseName.wrongPassword.rawValue, oracle.step == 0, let rule = statusBeforeVerifier else {
+      return false
+    }
+    let values = oracle.valuation
+    guard values[rule.status] == rule.unconfirmed else { return false }
+    let flow = values[rule.authFlow]
+    if rule.srpFlows.contains(flow) { return true }
+    guard flow == rule.userAuth, let preferred = rule.preferred, values[preferred] == rule.passwordSRP else {
+      return false
+    }
+    return rule.passwordSet.map { values[$0] == rule.passwordSetTrue } ?? true
   }
 
   /// Whether the harness can give `response` at the step `stepID`.
@@ -189,11 +278,13 @@ package struct Harness: Sendable {
   }
 
   /// Whether the harness can give `response` in the model's state `oracle`: the step accepts it,
-  /// `supports(_:at:)`, and `setupFault` only where the answer the harness sends leads to the TOTP
-  /// setup (elsewhere no AssociateSoftwareToken follows the answer, so the fault cannot happen).
+  /// `supports(_:at:)`, not `unconfirmedUserBeforeSRPVerifier`, and `setupFault` only where the
+  /// answer the harness sends leads to the TOTP setup (elsewhere no AssociateSoftwareToken
+  /// follows the answer, so the fault cannot happen).
   package func supports(_ response: String, in oracle: ModelSimulator) -> Bool {
     guard let s = oracle.step, supports(response, at: model.steps[s].id),
-      model.steps[s].responses.contains(where: { model.responses[$0.response].name == response })
+      model.steps[s].responses.contains(where: { model.responses[$0.response].name == response }),
+      !unconfirmedUserBeforeSRPVerifier(response, in: oracle)
     else { return false }
     return response != ResponseName.setupFault.rawValue || answerLeadsToSetup(oracle)
   }
@@ -218,8 +309,16 @@ package struct Harness: Sendable {
   package func start(_ configuration: [String: String], recordsTrace: Bool = false) -> Run? {
     guard let oracle = oracle(configuration, recordsTrace: recordsTrace) else { return nil }
     let pool = SimulatedUserPool(configuration: configuration)
-    let client = SignInClient(backend: pool, clientId: "harness", userPoolId: "us-east-1_sim", hooks: hooks)
+    let client = SignInClient(
+      backend: pool, clientId: "harness", userPoolId: SimulatedUserPool.poolId, hooks: hooks,
+      devices: Self.rememberedDevices(pool))
     return Run(configuration: configuration, oracle: oracle, fresh: oracle, pool: pool, client: client)
+  }
+
+  /// `user.deviceRemembered`: the device an earlier sign-in confirmed, known to both sides.
+  static func rememberedDevices(_ pool: SimulatedUserPool) -> [String: RememberedDevice] {
+    guard let device = pool.configuredDevice else { return [:] }
+    return [pool.username: RememberedDevice(key: device.key, groupKey: device.groupKey, password: device.password)]
   }
 
   /// A new session for `configuration` through `connection` (in process without one), or nil
@@ -229,7 +328,8 @@ package struct Harness: Sendable {
     guard let oracle = oracle(configuration, recordsTrace: recordsTrace) else { return nil }
     let endpoint = await connection.connect(configuration)
     let client = SignInClient(
-      backend: endpoint.backend, clientId: endpoint.clientId, userPoolId: endpoint.userPoolId, hooks: hooks)
+      backend: endpoint.backend, clientId: endpoint.clientId, userPoolId: endpoint.userPoolId, hooks: hooks,
+      devices: Self.rememberedDevices(endpoint.pool))
     return Run(configuration: configuration, oracle: oracle, fresh: oracle, pool: endpoint.pool, client: client)
   }
 
@@ -287,8 +387,14 @@ package struct Harness: Sendable {
     let response = ResponseName(rawValue: call.response)
     let faultRequest = response == .setupFault ? max(1, call.faultRequest) : call.faultRequest
     switch response {
-    case .networkFault, .setupFault:
+    case .networkFault:
       await run.pool.injectFault(call.fault.isServiceAnswer ? .transport : call.fault, onRequest: faultRequest)
+    case .setupFault:
+      // The request after the taken answer is AssociateSoftwareToken; in an SRP flow the answer
+      // itself takes two requests (the password, then PASSWORD_VERIFIER), so the fault names the
+      // operation rather than a request number.
+      await run.pool.injectFault(
+        operation: Self.setupOperation, .fault(call.fault.isServiceAnswer ? .transport : call.fault))
     case .serviceError:
       if let error = call.error {
         await run.pool.injectError(error, onRequest: faultRequest)
@@ -320,6 +426,9 @@ package struct Harness: Sendable {
     if response == .networkFault || response == .serviceError || response == .setupFault,
       !(await run.pool.faultFired)
     {
+      if response == .setupFault {
+        await run.pool.injectFault(operation: Self.setupOperation, .fault(.transport), count: 0)
+      }
       throw .faultNotReached(request: faultRequest)
     }
     let observation = Observation(outcome, isSignedIn: await run.client.isSignedIn)
@@ -353,6 +462,34 @@ package struct Harness: Sendable {
       disagreement: compare(expectation, observation))
   }
 
+  /// Every transition the model has, as "step / response -> outcome" (a step id, "error" or
+  /// "restart"), each once, in the order of the transition system's branches.
+  package var allTransitions: [String] {
+    var seen = Set<String>()
+    var result: [String] = []
+    for branch in system.branches {
+      let outcome: String
+      switch branch.outcome {
+      case .step(let s): outcome = model.steps[s].id
+      case .error: outcome = "error"
+      default: outcome = "restart"
+      }
+      let key = "\(model.steps[branch.step].id) / \(model.responses[branch.response].name) -> \(outcome)"
+      if seen.insert(key).inserted { result.append(key) }
+    }
+    return result
+  }
+
+  /// An outcome as `allTransitions` names it.
+  package static func transitionOutcome(_ outcome: TraceOutcome) -> String {
+    switch outcome {
+    case .step(let id): return id
+    case .error: return "error"
+    case .restart: return "restart"
+    case .undetermined: return "undetermined"
+    }
+  }
+
   /// The step's Swift name, or its model id when the model gives none.
   package func swiftName(_ stepID: String) -> String {
     guard let i = stepByID[stepID] else { return stepID }
@@ -371,6 +508,7 @@ package struct Harness: Sendable {
     case .selectEMAIL: return "EMAIL_OTP"
     case .selectUnknown: return "PUSH_MFA"
     case .selectPASSWORD: return "PASSWORD"
+    case .selectPASSWORD_SRP: return "PASSWORD_SRP"
     case .selectSMS_OTP: return "SMS_OTP"
     case .selectEMAIL_OTP: return "EMAIL_OTP"
     case .validEmail: return "user@example.com"
@@ -383,7 +521,7 @@ package struct Harness: Sendable {
     case .correctPassword: return SimulatedUserPool.password
     case .wrongPassword: return Self.wrongPassword
     case .networkFault, .expiredSession, .statusResetRequired, .statusUnconfirmed, .serviceError, .setupFault,
-      .selectPASSWORD_SRP, .selectWEB_AUTHN, nil:
+      .selectWEB_AUTHN, nil:
       // A fault: the answer that would otherwise succeed.
       switch step {
       case StepID.mfaSelection:
@@ -397,14 +535,20 @@ package struct Harness: Sendable {
     }
   }
 
+  /// The operation `setupFault` fails: the request that prepares the TOTP setup step.
+  static let setupOperation = "AssociateSoftwareToken"
+
   /// The answers the harness types that are secrets (beside the pool's password and code).
   package static let wrongPassword = "wrong-Passw0rd"
   package static let newPassword = "NewPassw0rd!"
   package static let wrongCode = "000000"
 
-  /// The auth flow the client asks for under `configuration`.
+  /// The auth flow the client asks for under `configuration` (USER_PASSWORD_AUTH for a model
+  /// without `pool.authFlow`).
   package func flow(_ configuration: [String: String]) -> AuthFlowType {
     switch configuration["pool.authFlow"] {
+    case "userSRP": return .userSRP
+    case "customWithSRP": return .customWithSRP
     case "customWithoutSRP": return .customWithoutSRP
     case "userAuth":
       return .userAuth(preferredFirstFactor: AuthFactorType(rawValue: configuration["pool.preferredFirstFactor"] ?? ""))

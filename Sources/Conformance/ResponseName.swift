@@ -26,9 +26,8 @@ package enum ResponseName: String, Sendable, CaseIterable {
   /// never sees, so the generator does not run those up to the limit.
   package static let countedByPool: Set<ResponseName> = [.wrongCode, .badNewPassword, .wrongPassword]
 
-  /// Responses the client cannot give here: SRP (the simulated pool has no SRP server side)
-  /// and passkeys (no platform authenticator).
-  package static let unsupported: Set<ResponseName> = [.selectPASSWORD_SRP, .selectWEB_AUTHN]
+  /// Responses the client cannot give here: passkeys (no platform authenticator).
+  package static let unsupported: Set<ResponseName> = [.selectWEB_AUTHN]
 }
 
 /// Model step ids the harness treats specially.

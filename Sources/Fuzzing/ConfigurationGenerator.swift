@@ -32,6 +32,8 @@ package struct ConfigurationGenerator: Sendable {
   let coverage: [Int]
   /// Whether the search checks the coverage (off: the constraints alone).
   var checksCoverage = true
+  /// Which covered configurations it draws (`Harness.Kind`: all, SRP's, or the others).
+  let kind: Harness.Kind
   /// The biases as (position, value) pairs of the model's variables.
   let biases: [[(position: Int, value: Int)]]
   let variableCount: Int
@@ -41,8 +43,9 @@ package struct ConfigurationGenerator: Sendable {
   /// Assignments a search may make before it gives up (`ConfigurationError.searchLimit`).
   package var searchBudget = 1_000_000
 
-  package init(harness: Harness, biases: [[String: String]]) {
+  package init(harness: Harness, biases: [[String: String]], kind: Harness.Kind = .any) {
     self.harness = harness
+    self.kind = kind
     let model = harness.model
     let system = harness.system
     let order = Array(model.configurationIndices)
@@ -79,13 +82,13 @@ package struct ConfigurationGenerator: Sendable {
         return exprs[c].evaluatePartially(scratch) != 0
       }
     }
-    domains = Self.coverageProjection(harness, coverage.map { order[$0] }, narrowed, position)
+    domains = Self.coverageProjection(harness, kind, coverage.map { order[$0] }, narrowed, position)
   }
 
   /// `domains` with the values of the coverage's variables that no covered combination has
   /// removed (the combinations are enumerated once: the coverage reads a few variables).
   static func coverageProjection(
-    _ harness: Harness, _ indices: [Int], _ domains: [[Int]], _ position: [Int: Int]
+    _ harness: Harness, _ kind: Harness.Kind, _ indices: [Int], _ domains: [[Int]], _ position: [Int: Int]
   ) -> [[Int]] {
     let positions = indices.compactMap { position[$0] }
     let size = positions.reduce(1) { $0 * domains[$1].count }
@@ -98,7 +101,7 @@ package struct ConfigurationGenerator: Sendable {
         values[indices[k]] = domains[p][rest % domains[p].count]
         rest /= domains[p].count
       }
-      guard harness.covers(valueOf: { values[$0] ?? unassigned }) else { continue }
+      guard harness.covers(valueOf: { values[$0] ?? unassigned }, kind: kind) else { continue }
       for (k, i) in indices.enumerated() { seen[k].insert(values[i]!) }
     }
     var result = domains
@@ -176,7 +179,7 @@ package struct ConfigurationGenerator: Sendable {
   /// Every constraint holds and the harness covers the configuration.
   func accepts(_ values: [Int]) -> Bool {
     guard constraints.allSatisfy({ (try? $0.holds(values)) == true }) else { return false }
-    return harness.covers(valueOf: { values[$0] })
+    return harness.covers(valueOf: { values[$0] }, kind: kind)
   }
 
   /// Depth-first search for a valid configuration with the `forced` values (by position;
@@ -194,7 +197,7 @@ package struct ConfigurationGenerator: Sendable {
     var depthOf = [Int](repeating: 0, count: n)
     for (d, p) in sequence.enumerated() { depthOf[p] = d }
     let coverageAt = checksCoverage ? (coverage.map { depthOf[$0] }.max() ?? -1) : n
-    if coverageAt < 0, !harness.covers(valueOf: { values[$0] }) { return nil }
+    if coverageAt < 0, !harness.covers(valueOf: { values[$0] }, kind: kind) { return nil }
     var start = [Int](repeating: 0, count: n)
     var tried = [Int](repeating: 0, count: n)
     var d = 0
@@ -216,7 +219,7 @@ package struct ConfigurationGenerator: Sendable {
       assignments += 1
       if assignments > searchBudget { throw .searchLimit(searchBudget) }
       guard consistent(p, forced, &values) else { continue }
-      if d == coverageAt, !harness.covers(valueOf: { values[$0] }) { continue }
+      if d == coverageAt, !harness.covers(valueOf: { values[$0] }, kind: kind) { continue }
       d += 1
     }
     return nil

@@ -55,6 +55,12 @@ package struct FuzzCase: Codable, Sendable, Equatable, Hashable {
     self.configuration = configuration
     self.calls = calls
   }
+
+  /// Whether running the case does SRP's arithmetic: its configuration does
+  /// (`Harness.usesSRP`), or a call selects PASSWORD_SRP.
+  package var usesSRP: Bool {
+    Harness.usesSRP(configuration) || calls.contains { $0.response == ResponseName.selectPASSWORD_SRP.rawValue }
+  }
 }
 
 /// One executed call: what the model expected and what the client did.
@@ -178,29 +184,8 @@ package struct CaseExecutor: Sendable {
     return execution
   }
 
-  static func transitionOutcome(_ outcome: TraceOutcome) -> String {
-    switch outcome {
-    case .step(let id): return id
-    case .error: return "error"
-    case .restart: return "restart"
-    case .undetermined: return "undetermined"
-    }
-  }
+  static func transitionOutcome(_ outcome: TraceOutcome) -> String { Harness.transitionOutcome(outcome) }
 
   /// Every transition the model has, in the same form as `Execution.transitions`.
-  package var allTransitions: [String] {
-    var seen = Set<String>()
-    var result: [String] = []
-    for branch in harness.system.branches {
-      let outcome: String
-      switch branch.outcome {
-      case .step(let s): outcome = model.steps[s].id
-      case .error: outcome = "error"
-      default: outcome = "restart"
-      }
-      let key = "\(model.steps[branch.step].id) / \(model.responses[branch.response].name) -> \(outcome)"
-      if seen.insert(key).inserted { result.append(key) }
-    }
-    return result
-  }
+  package var allTransitions: [String] { harness.allTransitions }
 }

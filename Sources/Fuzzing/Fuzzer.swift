@@ -59,6 +59,11 @@ package struct FuzzSummary: Sendable {
   package var cases = 0
   package var calls = 0
   package var findings: [FuzzFinding] = []
+  /// Cases that did SRP's arithmetic (`FuzzCase.usesSRP`), and the seconds spent running them
+  /// and the other cases (the client on the pool and the comparison; not generation or shrinking).
+  package var srpCases = 0
+  package var srpSeconds = 0.0
+  package var otherSeconds = 0.0
   package var covered: [String: Int] = [:]
   package var allTransitions: [String] = []
   package var seconds = 0.0
@@ -66,6 +71,23 @@ package struct FuzzSummary: Sendable {
   package var configurationProblem: ConfigurationError?
 
   package var neverExercised: [String] { allTransitions.filter { covered[$0] == nil } }
+
+  /// Cases per second of running them, SRP cases and the others apart (nil: none ran).
+  package var srpCasesPerSecond: Double? { srpCases > 0 ? Double(srpCases) / max(srpSeconds, 1e-9) : nil }
+  package var otherCasesPerSecond: Double? {
+    cases > srpCases ? Double(cases - srpCases) / max(otherSeconds, 1e-9) : nil
+  }
+
+  /// Adds another worker's counts (not its findings, which `FuzzFinding.merged` joins).
+  package mutating func add(_ other: FuzzSummary) {
+    cases += other.cases
+    calls += other.calls
+    srpCases += other.srpCases
+    srpSeconds += other.srpSeconds
+    otherSeconds += other.otherSeconds
+    seconds = max(seconds, other.seconds)
+    for (t, c) in other.covered { covered[t, default: 0] += c }
+  }
 
   package init() {}
 }
@@ -85,13 +107,27 @@ package struct Fuzzer: Sendable {
   /// answer leads to TOTP setup).
   package var secondRequestFaults = true
 
-  package init(executor: CaseExecutor, maxLength: Int = 12, maxFailures: Int = 3) {
+  /// - Parameter srpShare: the share of cases drawn from the configurations whose runs do SRP's
+  ///   arithmetic (`Harness.usesSRP`), 0 to 1; the default is `defaultSRPShare`.
+  package init(
+    executor: CaseExecutor, maxLength: Int = 12, maxFailures: Int = 3, srpShare: Double = Fuzzer.defaultSRPShare
+  ) {
     self.executor = executor
     self.maxLength = maxLength
     self.maxFailures = maxFailures
+    self.srpShare = min(max(srpShare, 0), 1)
     let model = executor.model
     generator = ConfigurationGenerator(harness: executor.harness, biases: Self.biases)
-    configurationProblem = generator.check()
+    srpGenerator = ConfigurationGenerator(harness: executor.harness, biases: Self.biases, kind: .srp)
+    otherGenerator = ConfigurationGenerator(harness: executor.harness, biases: Self.biases, kind: .withoutSRP)
+    drawsSRP = self.srpShare > 0 && srpGenerator.check() == nil
+    drawsOther = self.srpShare < 1 && otherGenerator.check() == nil
+    if drawsSRP || drawsOther {
+      configurationProblem = nil
+    } else {
+      let only = self.srpShare >= 1 ? srpGenerator : self.srpShare <= 0 ? otherGenerator : generator
+      configurationProblem = only.check() ?? .notCovered
+    }
     pairs = model.steps.indices.flatMap { s in
       model.steps[s].responses.map { (s, model.responses[$0.response].name) }
         .filter { executor.harness.supports($0.1, at: model.steps[s].id) }
@@ -101,8 +137,23 @@ package struct Fuzzer: Sendable {
     }
   }
 
-  /// Draws the configurations (built once per model).
+  /// Draws the configurations (built once per model): any covered one (for `check`), those
+  /// whose runs do SRP's arithmetic, and the others.
   let generator: ConfigurationGenerator
+  let srpGenerator: ConfigurationGenerator
+  let otherGenerator: ConfigurationGenerator
+  /// The share of cases drawn from `srpGenerator` (0 to 1).
+  package let srpShare: Double
+  /// Whether each kind is drawn at all: its share is not 0 and it has a configuration.
+  let drawsSRP: Bool
+  let drawsOther: Bool
+
+  /// The share of SRP cases when none is given: one in 500. An SRP case runs 3 to 5 per second
+  /// (about 0.1 s per sign-in and side: the client's and the pool's 3072-bit modular powers), a
+  /// case without SRP about 19,000 per second, so at this share the SRP cases take five to ten
+  /// times as long as all the others (README, `fuzz`); `--srp-share` raises it for a run that
+  /// aims at SRP's transitions.
+  package static let defaultSRPShare = 0.002
   /// Why no configuration can be drawn for this model and harness (nil: draws exist).
   package let configurationProblem: ConfigurationError?
 
@@ -138,16 +189,26 @@ package struct Fuzzer: Sendable {
   ]
 
   /// A random configuration the harness covers that meets the model's constraints
-  /// (`ConfigurationGenerator`: never the defaults in place of one).
+  /// (`ConfigurationGenerator`: never the defaults in place of one), drawn as `generate` draws it.
   func configuration(_ rng: inout SplitMix64) throws(ConfigurationError) -> [String: String] {
-    generator.dictionary(try generator.draw(&rng))
+    generator.dictionary(try draw(&rng).values)
+  }
+
+  /// A configuration's values, and whether it is an SRP case: a coin with `srpShare` (always
+  /// drawn, so the rest of a case's numbers do not depend on the share's kinds), then a draw of
+  /// that kind; a kind that has no configuration or no share is never drawn.
+  func draw(_ rng: inout SplitMix64) throws(ConfigurationError) -> (values: [Int], srp: Bool) {
+    let coin = Double(rng.next() % 1_000_000) / 1_000_000
+    let srp = drawsSRP && (!drawsOther || coin < srpShare)
+    if let configurationProblem { throw configurationProblem }
+    return (try (srp ? srpGenerator : otherGenerator).draw(&rng), srp)
   }
 
   /// `count` valid configurations of `model` (for benchmarks).
   package static func sampleConfigurations(
-    _ model: SignInModel, count: Int, rng: inout SplitMix64
+    _ model: SignInModel, count: Int, rng: inout SplitMix64, srpShare: Double = Fuzzer.defaultSRPShare
   ) throws(ConfigurationError) -> [[String: String]] {
-    let fuzzer = Fuzzer(executor: CaseExecutor(model: model))
+    let fuzzer = Fuzzer(executor: CaseExecutor(model: model), srpShare: srpShare)
     var result: [[String: String]] = []
     for _ in 0..<count { result.append(try fuzzer.configuration(&rng)) }
     return result
@@ -165,7 +226,7 @@ package struct Fuzzer: Sendable {
   /// with no flow, run failed attempts up to and one past the limit, and put network faults
   /// on the first or the second backend request of a call.
   func generate(_ rng: inout SplitMix64) throws(ConfigurationError) -> FuzzCase {
-    let values = try generator.draw(&rng)
+    let (values, srp) = try draw(&rng)
     let configuration = generator.dictionary(values)
     let harness = executor.harness
     let model = harness.model
@@ -209,6 +270,9 @@ package struct Fuzzer: Sendable {
         if c == ResponseName.setupFault.rawValue && !(secondRequestFaults && harness.answerLeadsToSetup(oracle)) {
           return false
         }
+        // SRP after a first-factor selection only in SRP cases; and not where the model is wrong.
+        if c == ResponseName.selectPASSWORD_SRP.rawValue && !srp { return false }
+        if harness.unconfirmedUserBeforeSRPVerifier(c, in: oracle) { return false }
         var probe = oracle
         guard let outcome = try? probe.respond(c) else { return false }
         // The limit-th failed attempt ends the flow on the pool only for answers it counts.
@@ -279,9 +343,17 @@ package struct Fuzzer: Sendable {
   package func shrink(_ fuzzCase: FuzzCase) async -> FuzzCase {
     var best = fuzzCase
     let first = await executor.execute(best)
+    // A case without SRP never becomes one (SRP is not simpler, and a run costs thousands of
+    // times more); an SRP case tries at most `srpShrinkBudget` SRP candidates.
+    let startsWithSRP = fuzzCase.usesSRP
+    var srpRuns = 0
     // The same failure: the same property and field (the step and response may change: a
     // shorter case can show the same wrong value elsewhere).
     func fails(_ c: FuzzCase) async -> Bool {
+      if c.usesSRP {
+        guard startsWithSRP, srpRuns < Self.srpShrinkBudget else { return false }
+        srpRuns += 1
+      }
       let e = await executor.execute(c)
       return e.valid && e.failed && e.disagreement?.field == first.disagreement?.field
         && e.disagreement?.property == first.disagreement?.property
@@ -364,6 +436,9 @@ package struct Fuzzer: Sendable {
 
   /// How many client runs the search over other configurations may make per shrink.
   static let otherConfigurationBudget = 1_500
+  /// How many SRP cases one shrink may run (each costs about 0.2 s per sign-in): a shrunk SRP
+  /// case may stay a call or two longer than the shortest.
+  static let srpShrinkBudget = 40
 
   // MARK: - Running
 
@@ -389,7 +464,15 @@ package struct Fuzzer: Sendable {
         summary.configurationProblem = error
         break
       }
+      let started = DispatchTime.now()
       let execution = await executor.execute(fuzzCase)
+      let took = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+      if fuzzCase.usesSRP {
+        summary.srpCases += 1
+        summary.srpSeconds += took
+      } else {
+        summary.otherSeconds += took
+      }
       summary.cases += 1
       summary.calls += execution.calls.count
       for t in execution.transitions { summary.covered[t, default: 0] += 1 }

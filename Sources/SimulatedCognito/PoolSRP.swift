@@ -38,7 +38,8 @@ struct SRPUserRecord: Sendable {
   init(poolName: String, userIdForSRP: String, password: String, salt: BigUInt) {
     self.init(
       userIdForSRP: userIdForSRP, salt: salt,
-      verifier: SRPMath.verifier(salt: salt, poolName: poolName, userIdForSRP: userIdForSRP, password: password))
+      verifier: VerifierCache.shared.verifier(
+        salt: salt, poolName: poolName, userIdForSRP: userIdForSRP, password: password))
   }
 
   /// A record from a verifier made elsewhere: a device's, which the client computes and sends
@@ -93,5 +94,35 @@ struct SRPExchange: Sendable {
       "SALT": String(record.salt, radix: 16), "SRP_B": String(B, radix: 16), "SECRET_BLOCK": secretBlock,
       "USERNAME": record.userIdForSRP, "USER_ID_FOR_SRP": record.userIdForSRP,
     ]
+  }
+}
+
+/// Verifiers already made, by pool name, user id, password and salt: v = g^x is a pure function
+/// of them, and the fuzzer's pools (one per case, the same seed) make the same user's and the
+/// same remembered device's verifier again and again. Bounded: emptied when full.
+final class VerifierCache: @unchecked Sendable {
+  static let shared = VerifierCache()
+  /// The most verifiers kept (a persistent pool's users and devices beyond it are made again).
+  static let capacity = 1_024
+
+  private struct Key: Hashable {
+    let poolName: String
+    let userIdForSRP: String
+    let password: String
+    let salt: BigUInt
+  }
+
+  private let lock = NSLock()
+  private var verifiers: [Key: BigUInt] = [:]
+
+  func verifier(salt: BigUInt, poolName: String, userIdForSRP: String, password: String) -> BigUInt {
+    let key = Key(poolName: poolName, userIdForSRP: userIdForSRP, password: password, salt: salt)
+    if let known = lock.withLock({ verifiers[key] }) { return known }
+    let verifier = SRPMath.verifier(salt: salt, poolName: poolName, userIdForSRP: userIdForSRP, password: password)
+    lock.withLock {
+      if verifiers.count >= Self.capacity { verifiers.removeAll(keepingCapacity: true) }
+      verifiers[key] = verifier
+    }
+    return verifier
   }
 }

@@ -571,16 +571,23 @@ package actor SimulatedUserPool: CognitoBackend {
 
   /// Cognito's error with the request echoed in its message, as real services sometimes
   /// do: the answers, parameters and session the client sent (so redaction is exercised).
+  /// SRP's values (`srpValues`) are left out: none is a secret the client must redact, and
+  /// they are random or read the clock, so a saved case's text would change at every run.
   static func echoing(_ error: CognitoCallError, _ request: JSONObject) -> CognitoCallError {
     guard case .service(let type, let message) = error else { return error }
     var parts: [String] = []
     for key in ["AuthParameters", "ChallengeResponses"] {
-      for (k, v) in (request[key]?.stringMap ?? [:]).sorted(by: { $0.key < $1.key }) { parts.append("\(k)=\(v)") }
+      for (k, v) in (request[key]?.stringMap ?? [:]).sorted(by: { $0.key < $1.key }) where !srpValues.contains(k) {
+        parts.append("\(k)=\(v)")
+      }
     }
     for key in ["Session", "UserCode"] { if let v = request[key]?.string { parts.append("\(key)=\(v)") } }
     return .service(
       type: type, message: message + (parts.isEmpty ? "" : " (request: \(parts.joined(separator: ", ")))"))
   }
+
+  /// The SRP parameters and answers `echoing` leaves out.
+  static let srpValues: Set<String> = ["SRP_A", "PASSWORD_CLAIM_SIGNATURE", "PASSWORD_CLAIM_SECRET_BLOCK", "TIMESTAMP"]
 
   private func serve(_ operation: String, _ request: JSONObject) throws(CognitoCallError) -> JSONObject {
     if unknownPending, operation == "InitiateAuth" || operation == "RespondToAuthChallenge" {
@@ -674,15 +681,24 @@ package actor SimulatedUserPool: CognitoBackend {
       try checkStatus()
       return afterPassword()
     case "USER_SRP_AUTH":
+      try checkUnconfirmed()
       return try passwordVerifier(parameters, then: .password)
     case "CUSTOM_AUTH":
-      if parameters["SRP_A"] != nil { return try passwordVerifier(parameters, then: .custom) }
+      if parameters["SRP_A"] != nil {
+        try checkUnconfirmed()
+        return try passwordVerifier(parameters, then: .custom)
+      }
       try checkStatus()
       return customChallenge(round: 1)
     case "USER_AUTH":
       let preferred = parameters["PREFERRED_CHALLENGE"] ?? ""
       let sendsPassword = preferred == "PASSWORD" && available("PASSWORD")
       if sendsPassword && !passwordRight { throw fail("NotAuthorizedException", "Incorrect username or password.") }
+      if preferred == "PASSWORD_SRP" && available(preferred) {
+        // As USER_SRP_AUTH: the reset-required status once the claim verifies.
+        try checkUnconfirmed()
+        return try passwordVerifier(parameters, then: .password)
+      }
       try checkStatus()
       guard !preferred.isEmpty, available(preferred) else {
         let offered = ["PASSWORD", "PASSWORD_SRP", "SMS_OTP", "EMAIL_OTP", "WEB_AUTHN"].filter(available)
@@ -831,10 +847,21 @@ package actor SimulatedUserPool: CognitoBackend {
   }
 
   private func checkStatus() throws(CognitoCallError) {
-    if status == "unconfirmed" { throw fail("UserNotConfirmedException", "User is not confirmed.") }
+    try checkUnconfirmed()
     if status == "resetRequired" {
       throw fail("PasswordResetRequiredException", "Password reset required for the user")
     }
+  }
+
+  /// An SRP sign-in of an unconfirmed user is UserNotConfirmedException at InitiateAuth, whatever
+  /// the password (the client has not proved it yet): AWS called answering so for a wrong
+  /// password "the intended behavior" for amazon-cognito-identity-js's SRP sign-in
+  /// (amazon-archives/amazon-cognito-identity-js#288; amplify-js #11209, aws-sdk-android #1688
+  /// report the same), and moto answers USER_SRP_AUTH so. A reset-required user is told only
+  /// after a right password (amplify-js #4890: "only … if they have provided the correct
+  /// username/password"), so SRP checks that status once the claim verifies.
+  private func checkUnconfirmed() throws(CognitoCallError) {
+    if status == "unconfirmed" { throw fail("UserNotConfirmedException", "User is not confirmed.") }
   }
 
   private func firstFactorCode(_ name: String) -> JSONObject {

@@ -15,6 +15,9 @@ extension Bench {
     "amplify-signin-2026": "79c82bc: 229295 transitions/s, 2212 sessions/s (CPU); 47cb7ad: 328 sessions/s (CPU)",
   ]
 
+  /// SRP cases `fuzzerTable` times per model (about 0.25 s each).
+  static let srpCases = 40
+
   /// CPU seconds this process has used (all threads).
   static func cpuSeconds() -> Double {
     var time = timespec()
@@ -24,12 +27,15 @@ extension Bench {
 
   /// The fuzzer, one worker: model transitions per CPU second (the oracle alone: a
   /// `ModelSimulator` per configuration, responses in turn) and client sessions per CPU
-  /// second (`Fuzzer.run` over 20,000 cases: generation, the client on the simulated pool,
-  /// the full comparison), beside the previous figures. CPU time, so other load on the
+  /// second (`Fuzzer.run` over 20,000 cases without SRP, `--srp-share 0`: generation, the
+  /// client on the simulated pool, the full comparison), beside the previous figures; then SRP
+  /// cases per CPU second (`srpCases` cases at `--srp-share 1`: SRP flows and device tracking,
+  /// each sign-in a 3072-bit SRP exchange on both sides). CPU time, so other load on the
   /// machine changes the figures less than wall-clock time would.
   static func fuzzerTable(_ models: [SignInModel]) async {
     print("fuzzer, 1 worker, per CPU second (goals: 1,000,000 transitions/s, 50,000 sessions/s)")
-    print("model                        transitions/s  sessions/s  calls/s    wall s  before")
+    print(
+      "model                        transitions/s  sessions/s  calls/s    wall s  SRP sessions/s (\(srpCases))  before")
     for model in models {
       var rng = SplitMix64(seed: 1)
       let configurations: [[String: String]]
@@ -56,15 +62,20 @@ extension Bench {
       let oracleSeconds = cpuSeconds() - oracleStart
       let started = DispatchTime.now()
       let sessionStart = cpuSeconds()
-      let summary = await Fuzzer(executor: CaseExecutor(model: model)).run(
+      let summary = await Fuzzer(executor: CaseExecutor(model: model), srpShare: 0).run(
         seed: 1, indices: Array(0..<20_000), deadline: nil)
       let sessionSeconds = cpuSeconds() - sessionStart
       let wall = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+      let srpStart = cpuSeconds()
+      let srp = await Fuzzer(executor: CaseExecutor(model: model), srpShare: 1).run(
+        seed: 1, indices: Array(0..<srpCases), deadline: nil)
+      let srpSeconds = cpuSeconds() - srpStart
       print(
         model.name.padding(toLength: 29, withPad: " ", startingAt: 0)
           + String(
-            format: "%-14.0f %-11.0f %-10.0f %-7.1f ", Double(transitions) / max(oracleSeconds, 1e-9),
-            Double(summary.cases) / max(sessionSeconds, 1e-9), Double(summary.calls) / max(sessionSeconds, 1e-9), wall)
+            format: "%-14.0f %-11.0f %-10.0f %-7.1f %-20.1f ", Double(transitions) / max(oracleSeconds, 1e-9),
+            Double(summary.cases) / max(sessionSeconds, 1e-9), Double(summary.calls) / max(sessionSeconds, 1e-9), wall,
+            Double(srp.srpCases) / max(srpSeconds, 1e-9))
           + (previous[model.name] ?? "not measured"))
     }
   }

@@ -52,6 +52,12 @@ struct Fuzz: AsyncParsableCommand {
   @Option(help: "Output format: text, json or markdown (for $GITHUB_STEP_SUMMARY).")
   var format: Format = .text
 
+  @Option(
+    help: ArgumentHelp(
+      "The share of cases drawn from configurations that do SRP's arithmetic (SRP flows, device tracking), 0 to 1.",
+      discussion: "An SRP case costs thousands of times a case without SRP; see the README."))
+  var srpShare: Double = Fuzzer.defaultSRPShare
+
   func validate() throws {
     if runs == nil && time == nil { throw ValidationError("give --runs N or --time DURATION") }
     if let runs { try OptionChecks.range(runs, 1...1_000_000_000, "--runs") }
@@ -64,11 +70,19 @@ struct Fuzz: AsyncParsableCommand {
       throw ValidationError("--shard takes K/N with 1 <= K <= N <= 1000000, not '\(shard)'")
     }
     try OptionChecks.range(jobs, 1...OptionChecks.maxJobs, "--jobs")
+    guard srpShare.isFinite, (0...1).contains(srpShare) else {
+      throw ValidationError("--srp-share takes a number from 0 to 1, not \(srpShare)")
+    }
     if !noSave { try OptionChecks.folder(corpus, "--corpus") }
   }
 
   @Sendable static func printProgress(_ cases: Int, _ found: Int) {
     FileHandle.standardError.write(Data("\r  \(cases) cases on worker 1, \(found) failures".utf8))
+  }
+
+  /// A rate for the summary, or "none ran".
+  static func rate(_ value: Double?) -> String {
+    value.map { String(format: $0 < 10 ? "%.1f" : "%.0f", $0) } ?? "none ran"
   }
 
   static func seconds(_ text: String) -> Double? {
@@ -106,7 +120,8 @@ struct Fuzz: AsyncParsableCommand {
     }
     let (k, n) = parts
     let bugs: Set<DeliberateBug> = DeliberateBug(rawValue: client).map { [$0] } ?? []
-    let fuzzer = Fuzzer(executor: CaseExecutor(model: loaded, hooks: DeliberateBug.hooks(for: bugs)))
+    let fuzzer = Fuzzer(
+      executor: CaseExecutor(model: loaded, hooks: DeliberateBug.hooks(for: bugs)), srpShare: srpShare)
     if let problem = fuzzer.configurationProblem { throw refuse(problem) }
     let deadline = time.flatMap(Self.seconds).map { DispatchTime.now() + $0 }
     let total = runs ?? 100_000_000
@@ -129,12 +144,7 @@ struct Fuzz: AsyncParsableCommand {
     if let problem = summaries.lazy.compactMap(\.configurationProblem).first { throw refuse(problem) }
     var summary = FuzzSummary()
     summary.allTransitions = summaries.first?.allTransitions ?? []
-    for s in summaries {
-      summary.cases += s.cases
-      summary.calls += s.calls
-      summary.seconds = max(summary.seconds, s.seconds)
-      for (t, c) in s.covered { summary.covered[t, default: 0] += c }
-    }
+    for s in summaries { summary.add(s) }
     // One finding per root cause, from the smallest case index: the same for any --jobs.
     summary.findings = FuzzFinding.merged(summaries.flatMap(\.findings))
     var saved: [String] = []
@@ -152,6 +162,7 @@ struct Fuzz: AsyncParsableCommand {
         "model": loaded.name, "client": client, "seed": String(seed), "shard": "\(k)/\(n)", "cases": summary.cases,
         "calls": summary.calls, "seconds": summary.seconds, "failures": summary.findings.count, "saved": saved,
         "transitions": summary.allTransitions.count, "covered": coveredCount, "neverExercised": summary.neverExercised,
+        "srpCases": summary.srpCases, "srpShare": srpShare,
       ]
       let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
       print(String(decoding: data, as: UTF8.self))
@@ -173,6 +184,9 @@ struct Fuzz: AsyncParsableCommand {
         String(
           format: "  %d cases, %d calls in %.2f s (%.0f calls/s)", summary.cases, summary.calls, summary.seconds,
           Double(summary.calls) / max(summary.seconds, 1e-9)))
+      print(
+        "  SRP cases: \(summary.srpCases) of \(summary.cases) (--srp-share \(srpShare)); cases/s run, SRP "
+          + Self.rate(summary.srpCasesPerSecond) + ", without SRP " + Self.rate(summary.otherCasesPerSecond))
       print("  transition coverage: \(coveredCount)/\(summary.allTransitions.count)")
       let never = summary.neverExercised
       if !never.isEmpty {

@@ -30,7 +30,8 @@ struct FuzzConfigurationCommandTests {
 
   @Test("solutions the harness cannot run only: exit 4")
   func notCovered() throws {
-    let (path, _) = try Self.model(adding: "pool.authFlow == userSRP")
+    // PreventUserExistenceErrors is read only for a user that does not exist (`Harness.covers`).
+    let (path, _) = try Self.model(adding: "pool.preventUserExistenceErrors && user.exists")
     defer { try? FileManager.default.removeItem(atPath: path) }
     let run = try CommandLineTests.run(["fuzz", "--model", path, "--runs", "10", "--seed", "1", "--no-save"])
     #expect(run.status == 4)

@@ -65,6 +65,24 @@ struct ReferenceClientOverHTTPTests {
       local.covered.count >= 80, "the run covers \(local.covered.count) of \(local.allTransitions.count) transitions")
   }
 
+  @Test(
+    "SRP cases (USER_SRP_AUTH, CUSTOM_AUTH with SRP_A, PASSWORD_SRP, remembered devices) run over HTTP as in process")
+  func srpCasesAsInProcess() async throws {
+    let cases = 0..<40
+    let local = await Fuzzer(executor: CaseExecutor(model: Self.model), srpShare: 1).run(
+      seed: 13, indices: cases, deadline: nil)
+    try await overHTTP { connection in
+      let served = await Fuzzer(executor: CaseExecutor(model: Self.model, connection: connection), srpShare: 1).run(
+        seed: 13, indices: cases, deadline: nil)
+      #expect(served.findings.isEmpty, "\(served.findings.first?.execution.message ?? "")")
+      #expect(served.srpCases == cases.count)
+      #expect(served.calls == local.calls)
+      #expect(served.covered == local.covered)
+    }
+    #expect(local.findings.isEmpty)
+    #expect(local.srpCases == cases.count)
+  }
+
   @Test("a deliberately broken client is caught over HTTP as in process, with the same shrunk counterexample")
   func brokenClientCaught() async throws {
     let bug = DeliberateBug.offersUnusableType

@@ -17,32 +17,54 @@ struct ConformanceTests {
   @Test("every configuration of the 2023 model that the run covers, three sequences each")
   func model2023() async throws {
     let runner = ConformanceRunner(model: try ModelLoader.load(file: "models/2023-swift.yaml"))
-    // The pool simulates neither devices nor SRP (pool.customMfa is read in customWithSRP only).
-    let report = await runner.run(runner.allConfigurations(fixed: Self.unsimulated), seed: 1)
-    print(
-      "conformance 2023: \(report.configurations) configurations, \(report.sequences) sequences, \(report.callsChecked) calls checked, \(report.mismatches.count) mismatches"
-    )
+    // Every configuration without SRP's arithmetic (SRP's configurations are sampled below).
+    let report = await runner.run(
+      runner.allConfigurations(fixed: Self.withoutSRP).filter { !Harness.usesSRP($0) }, seed: 1)
+    print(Self.summary("2023", report))
     #expect(report.configurations > 4_000)
     #expect(report.mismatches.isEmpty, "\(report.mismatches.prefix(3).map(Self.describe).joined(separator: "\n"))")
   }
 
-  /// Pool settings the simulated pool does not simulate, pinned to their defaults.
-  static let unsimulated = [
+  /// Settings pinned so that no configuration does SRP's arithmetic but USER_AUTH's selection
+  /// (no device tracking; pool.customMfa is read in customWithSRP only); the auth flows are
+  /// left to `Harness.covers(_:kind:)`.
+  static let withoutSRP = [
     "pool.customMfa": "none", "pool.deviceTracking": "off", "pool.deviceSuppressesMfa": "false",
     "user.deviceRemembered": "false",
   ]
+
+  static func summary(_ name: String, _ report: ConformanceReport) -> String {
+    "conformance \(name): \(report.configurations) configurations, \(report.sequences) sequences "
+      + "(\(report.srpSequences) through SRP), \(report.callsChecked) calls checked, \(report.coverage), "
+      + "\(report.mismatches.count) mismatches"
+  }
 
   @Test(
     "sampled configurations of the 2024 and 2026 models",
     arguments: ["models/2024-flutter.yaml", "models/2026-all-platforms.yaml"])
   func sampled(file: String) async throws {
     let runner = ConformanceRunner(model: try ModelLoader.load(file: file))
-    let configurations = runner.sampleConfigurations(count: 1_500, seed: 7, fixed: Self.unsimulated)
+    let configurations = runner.sampleConfigurations(count: 1_500, seed: 7, fixed: Self.withoutSRP, kind: .withoutSRP)
     let report = await runner.run(configurations, seed: 2)
-    print(
-      "conformance \(file): \(report.configurations) configurations, \(report.sequences) sequences, \(report.callsChecked) calls checked, \(report.mismatches.count) mismatches"
-    )
+    print(Self.summary(file, report))
     #expect(report.configurations == 1_500)
+    #expect(report.mismatches.isEmpty, "\(report.mismatches.prefix(3).map(Self.describe).joined(separator: "\n"))")
+  }
+
+  /// How many SRP configurations each model's run samples: an SRP sequence costs about 0.1 s
+  /// per sign-in and side, so 24 configurations (72 sequences) take about 20 s per model.
+  static let srpConfigurations = 24
+
+  @Test(
+    "sampled configurations that do SRP's arithmetic (SRP flows, device tracking), on every shipped model",
+    arguments: ["models/2023-swift.yaml", "models/2024-flutter.yaml", "models/2026-all-platforms.yaml"])
+  func srp(file: String) async throws {
+    let runner = ConformanceRunner(model: try ModelLoader.load(file: file))
+    let configurations = runner.sampleConfigurations(count: Self.srpConfigurations, seed: 11, kind: .srp)
+    let report = await runner.run(configurations, seed: 3)
+    print(Self.summary(file + " (SRP)", report))
+    #expect(report.configurations == Self.srpConfigurations)
+    #expect(report.srpSequences == report.sequences)
     #expect(report.mismatches.isEmpty, "\(report.mismatches.prefix(3).map(Self.describe).joined(separator: "\n"))")
   }
 }

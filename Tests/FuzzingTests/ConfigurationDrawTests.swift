@@ -44,7 +44,9 @@ struct ConfigurationDrawTests {
     let harness = Harness(model: model)
     let generator = ConfigurationGenerator(harness: harness, biases: Fuzzer.biases)
     var rng = SplitMix64(seed: 2)
-    let drawn = try Fuzzer.sampleConfigurations(model, count: 2_000, rng: &rng)
+    // Half of them SRP's: at the default share the values only SRP's configurations have
+    // (device tracking, pool.customMfa) would be drawn a few times in 2,000.
+    let drawn = try Fuzzer.sampleConfigurations(model, count: 2_000, rng: &rng, srpShare: 0.5)
     var possible = 0
     for i in model.configurationIndices {
       let v = model.variables[i]
@@ -94,8 +96,30 @@ struct ConfigurationDrawTests {
 
   @Test("constraints that only configurations the harness cannot run satisfy are an error too")
   func notCovered() throws {
-    let model = try Self.constrained("pool.authFlow == userSRP")
+    let model = try Self.constrained("pool.preventUserExistenceErrors && user.exists")
     #expect(Fuzzer(executor: CaseExecutor(model: model)).configurationProblem == .notCovered)
+  }
+
+  @Test("a model whose every configuration does SRP is drawn whole, whatever the share, unless the share is 0")
+  func onlySRP() throws {
+    let model = try Self.constrained("pool.authFlow == userSRP")
+    #expect(Fuzzer(executor: CaseExecutor(model: model)).configurationProblem == nil)
+    var rng = SplitMix64(seed: 1)
+    let drawn = try Fuzzer.sampleConfigurations(model, count: 20, rng: &rng)
+    #expect(drawn.allSatisfy { $0["pool.authFlow"] == "userSRP" })
+    #expect(Fuzzer(executor: CaseExecutor(model: model), srpShare: 0).configurationProblem == .notCovered)
+  }
+
+  @Test("the share of SRP cases is the share of draws from configurations that do SRP", arguments: models)
+  func srpShare(file: String) throws {
+    let model = try ModelLoader.load(file: file)
+    var rng = SplitMix64(seed: 4)
+    let drawn = try Fuzzer.sampleConfigurations(model, count: 2_000, rng: &rng, srpShare: 0.25)
+    let srp = drawn.filter(Harness.usesSRP).count
+    #expect((400...600).contains(srp), "\(srp) of 2000 draws do SRP at a share of 0.25")
+    var none = SplitMix64(seed: 4)
+    #expect(
+      try Fuzzer.sampleConfigurations(model, count: 500, rng: &none, srpShare: 0).allSatisfy { !Harness.usesSRP($0) })
   }
 
   @Test("peek reads the k-th draw ahead without drawing, and skip moves on as that many draws")

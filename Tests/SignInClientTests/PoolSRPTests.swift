@@ -101,12 +101,27 @@ struct PoolSRPTests {
   }
 
   @Test(
-    "over SRP the user's status is checked once the claim verifies, as after a right password",
+    "over SRP an unconfirmed user is told so whatever the password; a reset-required one only after a right password",
     arguments: [("unconfirmed", "confirmSignUp"), ("resetRequired", "resetPassword")])
   func status(_ status: String, step: String) async throws {
     let client = Self.client(SimulatedUserPool(configuration: ["user.status": status]))
     let result = try await client.signIn(username: SimulatedUserPool.username, password: SimulatedUserPool.password)
     #expect(result.nextStep.name == step)
+    // amazon-cognito-identity-js#288 (unconfirmed: "the intended behavior"); amplify-js #4890 (reset).
+    let pool = SimulatedUserPool(configuration: ["user.status": status])
+    let wrong = Self.client(pool)
+    if status == "unconfirmed" {
+      let again = try await wrong.signIn(username: SimulatedUserPool.username, password: "Wr0ngPassword!")
+      #expect(again.nextStep.name == step)
+      #expect(await pool.lastChallengeParameters.isEmpty, "no PASSWORD_VERIFIER before UserNotConfirmedException")
+    } else {
+      do {
+        _ = try await wrong.signIn(username: SimulatedUserPool.username, password: "Wr0ngPassword!")
+        Issue.record("a wrong password of a reset-required user returned a step")
+      } catch {
+        #expect(Self.isWrongPassword(error), "\(error)")
+      }
+    }
   }
 
   @Test(
