@@ -184,7 +184,7 @@ bench-serve: build python-tools
 ## The bug list is DeliberateBug.allCases (a test checks that the two agree).
 DELIBERATE_BUGS = wrongStepMapping sessionNotRefreshed retryRefusedAfterWrongCode \
   noRestartAfterFailAuthentication offersUnusableType stuckOnUnknownChallenge wrongDeliveryMedium \
-  wrongMaskedDestination droppedChallengeParameters truncatedTOTPSecret signedInOnChallenge \
+  wrongMaskedDestination droppedChallengeParameters truncatedTOTPSecret signedInOnChallenge resultSignedInOnChallenge \
   userKeptAfterSignOut wrongErrorType secretInErrorText lockoutOneEarly staleSessionAfterRestart \
   staleChallengeAfterFailedSignIn networkFaultEndsFlow mfaSelectionDropsEmail firstFactorOffersWebAuthn \
   emailCodeAsSMSStep setupFaultKeepsStep serviceErrorEndsFlow

@@ -28,6 +28,9 @@ package enum DeliberateBug: String, Sendable, CaseIterable {
   case truncatedTOTPSecret
   /// `isSignedIn` is true while a code is awaited (the first factor passed).
   case signedInOnChallenge
+  /// The result of a call that returns a code step says `isSignedIn` (the client's own
+  /// `isSignedIn` stays right: only a caller that reads the result is misled).
+  case resultSignedInOnChallenge
   /// `signOut` leaves a signed-in user signed in.
   case userKeptAfterSignOut
   /// NotAuthorizedException is reported as UserNotFoundException.
@@ -58,7 +61,8 @@ package enum DeliberateBug: String, Sendable, CaseIterable {
   package var shortest: Int {
     switch self {
     case .wrongStepMapping, .offersUnusableType, .wrongDeliveryMedium, .wrongMaskedDestination,
-      .droppedChallengeParameters, .truncatedTOTPSecret, .signedInOnChallenge, .wrongErrorType, .secretInErrorText,
+      .droppedChallengeParameters, .truncatedTOTPSecret, .signedInOnChallenge, .resultSignedInOnChallenge,
+      .wrongErrorType, .secretInErrorText,
       .mfaSelectionDropsEmail, .firstFactorOffersWebAuthn, .emailCodeAsSMSStep:
       return 1
     case .retryRefusedAfterWrongCode, .noRestartAfterFailAuthentication, .stuckOnUnknownChallenge,
@@ -102,6 +106,15 @@ package enum DeliberateBug: String, Sendable, CaseIterable {
       if bugs.contains(.signedInOnChallenge) {
         switch step {
         case .confirmSignInWithSMSMFACode?, .confirmSignInWithTOTPCode?, .confirmSignInWithOTP?: return true
+        default: break
+        }
+      }
+      return reference
+    }
+    hooks.resultSignedIn = { reference, step in
+      if bugs.contains(.resultSignedInOnChallenge) {
+        switch step {
+        case .confirmSignInWithSMSMFACode, .confirmSignInWithTOTPCode, .confirmSignInWithOTP: return true
         default: break
         }
       }

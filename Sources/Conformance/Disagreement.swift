@@ -23,8 +23,10 @@ package enum Disagreement: Sendable, Equatable, CustomStringConvertible {
   case wrongErrorType(AuthError, expected: String)
   /// A value the step carries (its `field`) differs from what the server sent.
   case wrongDetail(field: DetailField, shown: String, expected: String)
-  /// `isSignedIn` differs from the model's step.
+  /// The client's `isSignedIn` differs from the model's step.
   case wrongSignedIn(shown: Bool, expected: Bool)
+  /// The `isSignedIn` of the call's result differs from the model's step.
+  case resultSignedIn(shown: Bool, expected: Bool)
   /// A secret the user typed or the server issued appears in what the client shows.
   case secretShown(SecretKind, place: String)
 
@@ -53,6 +55,7 @@ package enum Disagreement: Sendable, Equatable, CustomStringConvertible {
     case .wrongErrorType: return "errorType"
     case .wrongDetail(let field, _, _): return field.rawValue
     case .wrongSignedIn: return "isSignedIn"
+    case .resultSignedIn: return "result.isSignedIn"
     case .secretShown(let kind, _): return "secret.\(kind.rawValue)"
     }
   }
@@ -81,6 +84,8 @@ package enum Disagreement: Sendable, Equatable, CustomStringConvertible {
       return "shows \(field.rawValue) \(shown); the server sent \(expected)"
     case .wrongSignedIn(let shown, let expected):
       return "isSignedIn is \(shown); the model's step says \(expected)"
+    case .resultSignedIn(let shown, let expected):
+      return "the result's isSignedIn is \(shown); the model's step says \(expected)"
     case .secretShown(let kind, let place): return "shows a \(kind.rawValue) in \(place)"
     }
   }

@@ -409,6 +409,7 @@ package struct Harness: Sendable {
     if response == .statusUnconfirmed { await run.pool.changeStatus(to: "unconfirmed") }
     let text = answer(call.response, step: step.id, offered: offeredBefore)
     let outcome: Observation.Outcome
+    var resultSignedIn: Bool?
     do {
       let result: AuthSignInResult
       if step.kind == .entry {
@@ -420,6 +421,7 @@ package struct Harness: Sendable {
         result = try await run.client.confirmSignIn(challengeResponse: text)
       }
       outcome = .returned(result.nextStep)
+      resultSignedIn = result.isSignedIn
     } catch {
       outcome = .threw(error, now: await run.client.currentStep)
     }
@@ -431,7 +433,7 @@ package struct Harness: Sendable {
       }
       throw .faultNotReached(request: faultRequest)
     }
-    let observation = Observation(outcome, isSignedIn: await run.client.isSignedIn)
+    let observation = Observation(outcome, isSignedIn: await run.client.isSignedIn, resultSignedIn: resultSignedIn)
     let expectation = Expectation(
       outcome: expected, exception: expectedException, offered: call.unknownChallenge ? [] : run.oracle.offered,
       sent: await SentValues(run.pool))
@@ -446,14 +448,17 @@ package struct Harness: Sendable {
   private func confirmWithoutFlow(_ call: Call, on run: inout Run) async throws(Refusal) -> Record {
     if let step = run.oracle.step, model.steps[step].kind == .signedIn { throw .model(.flowEnded("done")) }
     let outcome: Observation.Outcome
+    var resultSignedIn: Bool?
     do {
-      outcome = .returned(try await run.client.confirmSignIn(challengeResponse: SimulatedUserPool.code).nextStep)
+      let result = try await run.client.confirmSignIn(challengeResponse: SimulatedUserPool.code)
+      outcome = .returned(result.nextStep)
+      resultSignedIn = result.isSignedIn
     } catch {
       outcome = .threw(error, now: await run.client.currentStep)
     }
     let expected = TraceOutcome.restart("no sign-in in progress")
     let exception = ErrorType.name(of: .invalidState(""))
-    let observation = Observation(outcome, isSignedIn: await run.client.isSignedIn)
+    let observation = Observation(outcome, isSignedIn: await run.client.isSignedIn, resultSignedIn: resultSignedIn)
     let expectation = Expectation(
       outcome: expected, exception: exception, offered: [], sent: await SentValues(run.pool))
     return Record(
@@ -588,6 +593,9 @@ package struct Harness: Sendable {
       signedIn = model.steps[i].kind == .signedIn
     } else {
       signedIn = false
+    }
+    if let shown = observation.resultSignedIn, shown != signedIn {
+      return .resultSignedIn(shown: shown, expected: signedIn)
     }
     if observation.isSignedIn != signedIn { return .wrongSignedIn(shown: observation.isSignedIn, expected: signedIn) }
     if case .threw(let error, _) = observation.outcome {

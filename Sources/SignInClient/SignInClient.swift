@@ -103,6 +103,11 @@ public actor SignInClient {
     return nil
   }
 
+  /// A call's result for `step` (`isSignedIn` through the hooks).
+  private func signInResult(_ step: AuthSignInStep) -> AuthSignInResult {
+    AuthSignInResult(nextStep: step, isSignedIn: hooks.resultSignedIn(step == .done, step))
+  }
+
   public var isSignedIn: Bool {
     let reference = if case .signedIn = state { true } else { false }
     return hooks.reportsSignedIn(reference, currentStep)
@@ -188,7 +193,7 @@ public actor SignInClient {
   /// Answers the current step: a code, a selection, a new password, an address, an answer.
   public func confirmSignIn(challengeResponse: String) async throws(AuthError) -> AuthSignInResult {
     guard case .challenge(var challenge) = state else {
-      if case .signedIn = state { return AuthSignInResult(nextStep: .done) }
+      if case .signedIn = state { return signInResult(.done) }
       throw .invalidState("No sign-in is in progress; call signIn first")
     }
     if inFlight == generation {
@@ -265,7 +270,7 @@ public actor SignInClient {
         challenge.chosenFactor = factor
         challenge.step = .confirmSignInWithPassword
         state = .challenge(challenge)
-        return AuthSignInResult(nextStep: .confirmSignInWithPassword)
+        return signInResult(.confirmSignInWithPassword)
       }
       if factor == .webAuthn {
         throw .unsupported("passkey sign-in needs a platform authenticator, which this client does not have")
@@ -410,10 +415,10 @@ public actor SignInClient {
       switch error {
       case .service(let type, _) where type == "UserNotConfirmedException":
         state = .signedOut
-        return AuthSignInResult(nextStep: .confirmSignUp(nil))
+        return signInResult(.confirmSignUp(nil))
       case .service(let type, _) where type == "PasswordResetRequiredException":
         state = .signedOut
-        return AuthSignInResult(nextStep: .resetPassword(nil))
+        return signInResult(.resetPassword(nil))
       default:
         let onChallenge: Bool
         if case .challenge = before { onChallenge = true } else { onChallenge = false }
@@ -679,7 +684,7 @@ public actor SignInClient {
       try checkCurrent(mine)
       state = .signedIn(username: username)
       secrets = []
-      return AuthSignInResult(nextStep: .done)
+      return signInResult(.done)
     }
     guard let name = response["ChallengeName"]?.string else {
       throw .invalidServiceResponse("neither AuthenticationResult nor ChallengeName in the answer")
@@ -752,7 +757,7 @@ public actor SignInClient {
     }
     challenge.step = hooks.presentedStep(name, parameters, challenge.step)
     state = .challenge(challenge)
-    return AuthSignInResult(nextStep: challenge.step)
+    return signInResult(challenge.step)
   }
 
   /// Parses MFAS_CAN_CHOOSE / MFAS_CAN_SETUP (a JSON list in a string); unknown values are dropped.

@@ -109,10 +109,18 @@ public enum AuthSignInStep: Sendable, Equatable {
   }
 }
 
-/// The result of `signIn` and `confirmSignIn`.
+/// The result of `signIn` and `confirmSignIn`: the next step, and whether the user is now
+/// signed in, as Amplify's `AuthSignInResult` reports both (a caller reads `isSignedIn` from
+/// the result, not from the client).
 public struct AuthSignInResult: Sendable, Equatable {
   public let nextStep: AuthSignInStep
-  public var isSignedIn: Bool { nextStep == .done }
+  public let isSignedIn: Bool
+
+  /// `isSignedIn` defaults to whether `nextStep` is `.done`.
+  public init(nextStep: AuthSignInStep, isSignedIn: Bool? = nil) {
+    self.nextStep = nextStep
+    self.isSignedIn = isSignedIn ?? (nextStep == .done)
+  }
 }
 
 /// The auth flow `signIn` uses.

@@ -22,6 +22,8 @@ public struct ClientHooks: Sendable {
   public var reportedError: @Sendable (_ received: CognitoCallError, _ reference: AuthError) -> AuthError
   /// `isSignedIn`, given the reference answer and the current step.
   public var reportsSignedIn: @Sendable (_ reference: Bool, _ step: AuthSignInStep?) -> Bool
+  /// The `isSignedIn` of a call's result, given the reference answer and the step returned.
+  public var resultSignedIn: @Sendable (_ reference: Bool, _ step: AuthSignInStep) -> Bool
   /// Whether the flow ends after the `count`-th retryable failure in one flow (the
   /// reference leaves that to Cognito: false).
   public var endsFlowAfterFailures: @Sendable (_ count: Int) -> Bool
@@ -41,6 +43,7 @@ public struct ClientHooks: Sendable {
     keptSession: @escaping @Sendable (String?, String?, String?) -> String? = { received, _, _ in received },
     reportedError: @escaping @Sendable (CognitoCallError, AuthError) -> AuthError = { $1 },
     reportsSignedIn: @escaping @Sendable (Bool, AuthSignInStep?) -> Bool = { reference, _ in reference },
+    resultSignedIn: @escaping @Sendable (Bool, AuthSignInStep) -> Bool = { reference, _ in reference },
     endsFlowAfterFailures: @escaping @Sendable (Int) -> Bool = { _ in false },
     keepsFlowOnFailedSignIn: @escaping @Sendable (AuthError) -> Bool = { _ in false },
     keepsUserOnSignOut: Bool = false,
@@ -51,6 +54,7 @@ public struct ClientHooks: Sendable {
     self.keptSession = keptSession
     self.reportedError = reportedError
     self.reportsSignedIn = reportsSignedIn
+    self.resultSignedIn = resultSignedIn
     self.endsFlowAfterFailures = endsFlowAfterFailures
     self.keepsFlowOnFailedSignIn = keepsFlowOnFailedSignIn
     self.keepsUserOnSignOut = keepsUserOnSignOut
