@@ -158,8 +158,7 @@ public final class AdapterProcess: @unchecked Sendable {
   }
 
   /// `confirmSignIn` with `answer`.
-  public func confirmSignIn(answer: String, timeLimit: Double? = nil) async throws(AdapterError) -> AdapterObservation
-  {
+  public func confirmSignIn(answer: String, timeLimit: Double? = nil) async throws(AdapterError) -> AdapterObservation {
     try await observe(.confirmSignIn(answer: answer), timeLimit)
   }
 

@@ -229,7 +229,10 @@ struct AdapterProcessTests {
     do {
       _ = try AdapterProcess("no-such-adapter-program --flag")
     } catch {
-      #expect(error.description == "adapter `no-such-adapter-program --flag` could not be started: no program no-such-adapter-program in PATH")
+      #expect(
+        error.description
+          == "adapter `no-such-adapter-program --flag` could not be started: no program no-such-adapter-program in PATH"
+      )
     }
     do {
       _ = try AdapterProcess("python3 'unterminated")
@@ -287,7 +290,8 @@ struct AdapterClosingTests {
 
   @Test("what the adapter started goes with it (a shell adapter's background child)")
   func childrenGoToo() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signin-spec-adapter-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "signin-spec-adapter-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let script = folder.appendingPathComponent("adapter.sh")
@@ -301,7 +305,8 @@ struct AdapterClosingTests {
     """.write(to: script, atomically: true, encoding: .utf8)
     let adapter = try AdapterProcess(command: AdapterCommand(program: "/bin/sh", arguments: [script.path]))
     _ = try await adapter.hello(endpoint: "http://127.0.0.1:9/")
-    let child = try #require(Int32(try String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+    let child = try #require(
+      Int32(try String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
     #expect(FileManager.default.fileExists(atPath: "/proc/\(child)"), "the child runs until the adapter is closed")
     adapter.close()
     #expect(isGone(adapter.processIdentifier))
@@ -332,7 +337,8 @@ struct AdapterCommandTests {
   @Test("words, single and double quotes, backslashes")
   func splits() throws {
     #expect(try AdapterCommand.split("python3  adapter.py --flag") == ["python3", "adapter.py", "--flag"])
-    #expect(try AdapterCommand.split("node 'my adapter.js' \"a \\\"b\\\" \\n\"") == ["node", "my adapter.js", "a \"b\" \\n"])
+    #expect(
+      try AdapterCommand.split("node 'my adapter.js' \"a \\\"b\\\" \\n\"") == ["node", "my adapter.js", "a \"b\" \\n"])
     #expect(try AdapterCommand.split("a\\ b ''") == ["a b", ""])
     #expect(throws: AdapterCommand.SplitError.unterminatedQuote("\"")) { try AdapterCommand.split("a \"b") }
     #expect(throws: AdapterCommand.SplitError.trailingBackslash) { try AdapterCommand.split("a \\") }

@@ -50,13 +50,17 @@ struct ReferenceAdapterTests {
     let hello = try await adapter.hello(endpoint: "http://127.0.0.1:9/")
     #expect(hello.client == "signin-spec SignInClient 1")
     #expect(hello.capabilities.flows == ["userSRP", "userPassword", "customWithSRP", "customWithoutSRP", "userAuth"])
-    #expect(Set(hello.capabilities.challenges).isSuperset(of: ["SMS_MFA", "SOFTWARE_TOKEN_MFA", "MFA_SETUP", "SELECT_CHALLENGE"]))
+    #expect(
+      Set(hello.capabilities.challenges).isSuperset(of: [
+        "SMS_MFA", "SOFTWARE_TOKEN_MFA", "MFA_SETUP", "SELECT_CHALLENGE",
+      ]))
     #expect(!hello.capabilities.challenges.contains("WEB_AUTHN"))
     #expect(hello.steps["continueSignInWithTOTPSetup"] == "continueSignInWithTOTPSetup")
     #expect(hello.steps.count == 14)
   }
 
-  @Test("USER_PASSWORD_AUTH with SMS MFA: a wrong password ends the flow, a wrong code keeps the step, the code signs in")
+  @Test(
+    "USER_PASSWORD_AUTH with SMS MFA: a wrong password ends the flow, a wrong code keeps the step, the code signs in")
   func passwordWithSMS() async throws {
     try await signingIn(["pool.mfa": "required", "pool.sms": "true", "user.phone": "true"]) {
       adapter, service, poolId in
@@ -103,7 +107,8 @@ struct ReferenceAdapterTests {
       #expect(done.isSignedIn)
 
       // A new case: the adapter forgets the signed-in user.
-      _ = try await adapter.reset(poolId: "us-east-1_sim", clientId: "signinspecsimulatedclient", username: "user", password: "Passw0rd!")
+      _ = try await adapter.reset(
+        poolId: "us-east-1_sim", clientId: "signinspecsimulatedclient", username: "user", password: "Passw0rd!")
       let next = try await adapter.signIn(
         username: "user", password: "Passw0rd!", options: SignInRequestOptions(authFlow: .userSRP))
       #expect(next.step == "confirmSignInWithTOTPCode", "the registered authenticator is asked for")
