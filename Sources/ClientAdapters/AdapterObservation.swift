@@ -38,13 +38,15 @@ public struct AdapterObservation: Sendable, Equatable, Codable {
   public var options: [String]?
   /// The TOTP secret of a setup step (base32).
   public var totpSecret: String?
+  /// The username a TOTP setup step names (the account label of its setup URI).
+  public var totpUsername: String?
   /// The challenge parameters the step carries (a custom challenge's, for example).
   public var challengeParameters: [String: String]?
   public var isSignedIn: Bool
 
   public init(
     id: Int, step: String?, error: ObservedError? = nil, delivery: Delivery? = nil, options: [String]? = nil,
-    totpSecret: String? = nil, challengeParameters: [String: String]? = nil, isSignedIn: Bool
+    totpSecret: String? = nil, totpUsername: String? = nil, challengeParameters: [String: String]? = nil, isSignedIn: Bool
   ) {
     self.id = id
     self.step = step
@@ -52,12 +54,13 @@ public struct AdapterObservation: Sendable, Equatable, Codable {
     self.delivery = delivery
     self.options = options
     self.totpSecret = totpSecret
+    self.totpUsername = totpUsername
     self.challengeParameters = challengeParameters
     self.isSignedIn = isSignedIn
   }
 
   enum CodingKeys: String, CodingKey {
-    case id, type, step, error, delivery, options, totpSecret, challengeParameters, isSignedIn
+    case id, type, step, error, delivery, options, totpSecret, totpUsername, challengeParameters, isSignedIn
   }
 
   /// Reads an observation: `id`, `type` ("observation"), `step` (a string or null) and
@@ -79,6 +82,7 @@ public struct AdapterObservation: Sendable, Equatable, Codable {
     delivery = try c.decodeIfPresent(Delivery.self, forKey: .delivery)
     options = try c.decodeIfPresent([String].self, forKey: .options)
     totpSecret = try c.decodeIfPresent(String.self, forKey: .totpSecret)
+    totpUsername = try c.decodeIfPresent(String.self, forKey: .totpUsername)
     challengeParameters = try c.decodeIfPresent([String: String].self, forKey: .challengeParameters)
     isSignedIn = try c.decode(Bool.self, forKey: .isSignedIn)
   }
@@ -93,6 +97,7 @@ public struct AdapterObservation: Sendable, Equatable, Codable {
     try c.encode(delivery, forKey: .delivery)
     try c.encodeIfPresent(options, forKey: .options)
     try c.encodeIfPresent(totpSecret, forKey: .totpSecret)
+    try c.encodeIfPresent(totpUsername, forKey: .totpUsername)
     try c.encodeIfPresent(challengeParameters, forKey: .challengeParameters)
     try c.encode(isSignedIn, forKey: .isSignedIn)
   }

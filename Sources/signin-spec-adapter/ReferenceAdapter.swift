@@ -107,6 +107,7 @@ actor ReferenceAdapter {
       observation.challengeParameters = info
     case .continueSignInWithTOTPSetup(let details):
       observation.totpSecret = details.sharedSecret
+      observation.totpUsername = details.username
     case .continueSignInWithMFASelection(let types), .continueSignInWithMFASetupSelection(let types):
       observation.options = types.map(\.rawValue).sorted()
     case .continueSignInWithFirstFactorSelection(let factors):

@@ -101,6 +101,7 @@ struct ReferenceAdapterTests {
       #expect(setup.step == "continueSignInWithTOTPSetup")
       #expect(!setup.isSignedIn)
       let secret = try #require(setup.totpSecret)
+      #expect(setup.totpUsername == "user")
       let code = try #require(TOTP.code(secret: secret, time: Self.time.timeIntervalSince1970))
       let done = try await adapter.confirmSignIn(answer: code)
       #expect(done.step == "done")
