@@ -46,7 +46,8 @@ public struct AdapterObservation: Sendable, Equatable, Codable {
 
   public init(
     id: Int, step: String?, error: ObservedError? = nil, delivery: Delivery? = nil, options: [String]? = nil,
-    totpSecret: String? = nil, totpUsername: String? = nil, challengeParameters: [String: String]? = nil, isSignedIn: Bool
+    totpSecret: String? = nil, totpUsername: String? = nil, challengeParameters: [String: String]? = nil,
+    isSignedIn: Bool
   ) {
     self.id = id
     self.step = step
