@@ -99,6 +99,8 @@ public final class AdapterProcess: @unchecked Sendable {
     // Our own descriptors, so that closing them does not depend on FileHandle's lifetime.
     self.input = dup(stdin.fileHandleForWriting.fileDescriptor)
     try? stdin.fileHandleForWriting.close()
+    // Writes never block: an adapter that stops reading its stdin is held to the time limit too.
+    _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
     let output = dup(stdout.fileHandleForReading.fileDescriptor)
     try? stdout.fileHandleForReading.close()
     let errors = dup(stderr.fileHandleForReading.fileDescriptor)
@@ -203,8 +205,13 @@ public final class AdapterProcess: @unchecked Sendable {
       preconditionFailure("a request always encodes: \(error)")
     }
     line.append(0x0A)
-    if !write(line) { throw await ended() }
-    switch await state.nextLine(within: timeLimit) {
+    let deadline = Date().addingTimeInterval(timeLimit)
+    switch write(line, before: deadline) {
+    case .written: break
+    case .closed: throw await ended()
+    case .full: throw .timedOut(seconds: timeLimit)
+    }
+    switch await state.nextLine(within: max(0, deadline.timeIntervalSinceNow)) {
     case .line(let text): return try answer(to: request, line: text)
     case .ended: throw await ended()
     case .timedOut: throw .timedOut(seconds: timeLimit)
@@ -272,18 +279,35 @@ public final class AdapterProcess: @unchecked Sendable {
     }
   }
 
-  /// Writes all of `bytes` to the adapter's stdin; false when it is closed.
-  private func write(_ bytes: [UInt8]) -> Bool {
+  /// How a write to the adapter's stdin went.
+  private enum Written {
+    case written
+    /// The adapter closed its stdin (it exited, most likely).
+    case closed
+    /// The adapter did not read its stdin before the deadline.
+    case full
+  }
+
+  /// Writes all of `bytes` to the adapter's stdin, waiting for room in the pipe until `deadline`.
+  private func write(_ bytes: [UInt8], before deadline: Date) -> Written {
     var offset = 0
     while offset < bytes.count {
       let n = bytes[offset...].withUnsafeBytes { Glibc.write(input, $0.baseAddress, $0.count) }
-      if n < 0 {
-        if errno == EINTR { continue }
-        return false
+      if n >= 0 {
+        offset += n
+        continue
       }
-      offset += n
+      switch errno {
+      case EINTR: continue
+      case EAGAIN:
+        let left = deadline.timeIntervalSinceNow
+        if left <= 0 { return .full }
+        var ready = pollfd(fd: input, events: Int16(POLLOUT), revents: 0)
+        _ = poll(&ready, 1, Int32(min(left * 1000, 1000).rounded(.up)))
+      default: return .closed
+      }
     }
-    return true
+    return .written
   }
 
   /// The error for an adapter whose stdout ended: its exit status once it has exited (waiting

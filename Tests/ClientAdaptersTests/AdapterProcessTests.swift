@@ -89,6 +89,22 @@ struct AdapterProcessTests {
     #expect(error.summary == "did not answer hello (id 1) within 0.5 s")
   }
 
+  @Test("an adapter that stops reading its stdin: timed out, the write does not block past the time limit")
+  func stopsReading() async throws {
+    let (error, _) = try await failure(
+      """
+      send(hello(1))
+      time.sleep(3600)
+      """
+    ) { adapter async throws(AdapterError) in
+      _ = try await adapter.hello(endpoint: Self.endpoint)
+      // Larger than a pipe's buffer (64 KiB on Linux): the write waits for room that never comes.
+      _ = try await adapter.confirmSignIn(answer: String(repeating: "1", count: 1 << 20), timeLimit: 0.5)
+    }
+    #expect(error.kind == .timedOut(seconds: 0.5))
+    #expect(error.request == "confirmSignIn (id 2)")
+  }
+
   @Test("an adapter that answers a line that is not JSON: not JSON, the line quoted")
   func notJSON() async throws {
     let (error, command) = try await failure(
