@@ -26,14 +26,18 @@ actor ReferenceAdapter {
     "continueSignInWithMFASelection", "continueSignInWithEmailMFASetup", "continueSignInWithMFASetupSelection",
     "confirmSignInWithOTP", "continueSignInWithFirstFactorSelection", "resetPassword", "confirmSignUp", "done",
   ]
-  /// How long one Cognito request may take before the client reports a network error.
-  static let requestTimeout: TimeInterval = 20
+  /// How long one Cognito request may take by default before the client reports a network error.
+  static let defaultRequestTimeout: TimeInterval = 20
 
   let hooks: ClientHooks
+  let requestTimeout: TimeInterval
   private var endpoint: URL?
   private var client: SignInClient?
 
-  init(hooks: ClientHooks) { self.hooks = hooks }
+  init(hooks: ClientHooks, requestTimeout: TimeInterval) {
+    self.hooks = hooks
+    self.requestTimeout = requestTimeout
+  }
 
   func answer(_ request: AdapterRequest) async -> AnswerMessage {
     switch request.body {
@@ -47,7 +51,7 @@ actor ReferenceAdapter {
     case .reset(let poolId, let clientId, _, _):
       guard let endpoint else { return refused(request.id, "reset before hello: no endpoint") }
       let client = SignInClient(
-        backend: HTTPCognitoBackend(endpoint: endpoint, timeout: Self.requestTimeout), clientId: clientId,
+        backend: HTTPCognitoBackend(endpoint: endpoint, timeout: requestTimeout), clientId: clientId,
         userPoolId: poolId, hooks: hooks)
       self.client = client
       return .observation(AdapterObservation(id: request.id, step: nil, isSignedIn: await client.isSignedIn))

@@ -2,7 +2,7 @@
 // client adapter, protocol v1 (docs/guide/adapters.md). It reads one request per line on stdin,
 // writes one answer per line on stdout, and exits 0 when stdin closes.
 //
-//   signin-spec-adapter [--client BUG]
+//   signin-spec-adapter [--client BUG] [--request-timeout SECONDS]
 //
 // `--client BUG` runs one of the deliberately broken clients of `signin-spec fuzz --client`
 // (module ClientBugs) instead of the reference client. Exit 64 for bad usage, 65 for a request
@@ -17,6 +17,7 @@ import SignInClient
 #endif
 
 var hooks = ClientHooks.reference
+var requestTimeout = ReferenceAdapter.defaultRequestTimeout
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
   switch argument {
@@ -29,8 +30,15 @@ while let argument = arguments.popFirst() {
       exit(64)
     }
     hooks = DeliberateBug(rawValue: name)?.hooks ?? .reference
+  case "--request-timeout":
+    guard let text = arguments.popFirst(), let seconds = Double(text), seconds > 0 else {
+      FileHandle.standardError.write(Data("signin-spec-adapter: --request-timeout takes a number of seconds\n".utf8))
+      exit(64)
+    }
+    requestTimeout = seconds
   case "--help", "-h":
-    print("usage: signin-spec-adapter [--client reference|BUG]  (protocol v1 on stdin/stdout)")
+    print(
+      "usage: signin-spec-adapter [--client reference|BUG] [--request-timeout SECONDS]  (protocol v1 on stdin/stdout)")
     exit(0)
   default:
     FileHandle.standardError.write(Data("signin-spec-adapter: unknown argument \(argument)\n".utf8))
@@ -38,7 +46,7 @@ while let argument = arguments.popFirst() {
   }
 }
 
-let adapter = ReferenceAdapter(hooks: hooks)
+let adapter = ReferenceAdapter(hooks: hooks, requestTimeout: requestTimeout)
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
 while let line = readLine(strippingNewline: true) {

@@ -13,6 +13,19 @@ import Testing
 struct ReferenceAdapterTests {
   /// The pool's clock: codes are RFC 6238 at this time, SMS codes are drawn and read from the outbox.
   static let time = Date(timeIntervalSince1970: 1_767_225_600)
+  /// How long a call and each of the adapter's HTTP requests may wait: a guard against a hang,
+  /// not a timing condition. The server answers on the test process's cooperative threads,
+  /// which the other suites of the process share (as `hangGuard` in CognitoServerTests).
+  static let hangGuard: Double = 600
+
+  /// The reference adapter with `arguments`, under the hang guard.
+  static func start(_ arguments: [String] = []) throws -> AdapterProcess {
+    try AdapterProcess(
+      command: AdapterCommand(
+        program: referenceAdapterBinary.path,
+        arguments: ["--request-timeout", String(Int(hangGuard))] + arguments),
+      timeLimit: hangGuard)
+  }
 
   /// Runs `body` with the reference adapter, hello and reset done, against a pool configured
   /// `settings` with its user "user" (password `Passw0rd!`).
@@ -24,8 +37,7 @@ struct ReferenceAdapterTests {
     let ids = await service.createPool(configuration: settings)
     _ = try await service.putUser(poolId: ids.poolId, user: .init(), configuration: settings)
     let server = try await CognitoServer.start(backend: service, port: 0)
-    let adapter = try AdapterProcess(
-      command: AdapterCommand(program: referenceAdapterBinary.path, arguments: arguments))
+    let adapter = try Self.start(arguments)
     let pid = adapter.processIdentifier
     do {
       let hello = try await adapter.hello(endpoint: server.endpoint.absoluteString)
@@ -46,7 +58,7 @@ struct ReferenceAdapterTests {
 
   @Test("hello declares every flow and every challenge but WEB_AUTHN, and maps Swift's step names to themselves")
   func hello() async throws {
-    let adapter = try AdapterProcess(command: AdapterCommand(program: referenceAdapterBinary.path))
+    let adapter = try Self.start()
     defer { adapter.close() }
     let hello = try await adapter.hello(endpoint: "http://127.0.0.1:9/")
     #expect(hello.client == "signin-spec SignInClient 1")
