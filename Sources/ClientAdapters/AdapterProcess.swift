@@ -24,8 +24,8 @@ import Foundation
 /// ```
 ///
 /// Closing (`close()`, or dropping the last reference) closes the adapter's stdin, which ends a
-/// well-behaved adapter; one still running after `gracePeriod` gets SIGTERM, and SIGKILL a second
-/// later. The adapter runs in a process group of its own (Foundation's `Process` starts each
+/// well-behaved adapter; one still running after `gracePeriod` gets SIGTERM (its process group),
+/// and SIGKILL a second later. The adapter runs in a process group of its own (Foundation's `Process` starts each
 /// child so), and the group is killed last, so nothing the adapter started outlives it.
 public final class AdapterProcess: @unchecked Sendable {
   /// The protocol version this side speaks.
@@ -47,8 +47,6 @@ public final class AdapterProcess: @unchecked Sendable {
   private let process: Process
   private let input: Int32
   private let state: SharedState
-  /// The next request's id; calls are made one at a time.
-  private var nextID = 1
 
   /// Starts `command` with pipes for its stdin, stdout and stderr.
   /// - Parameters:
@@ -137,7 +135,10 @@ public final class AdapterProcess: @unchecked Sendable {
 
   /// `hello`: the protocol version and the endpoint; the answer must speak the same version.
   public func hello(endpoint: String, timeLimit: Double? = nil) async throws(AdapterError) -> AdapterHello {
-    guard case .hello(let hello) = try await send(.hello(protocol: Self.protocolVersion, endpoint: endpoint)) else {
+    guard
+      case .hello(let hello) = try await send(
+        .hello(protocol: Self.protocolVersion, endpoint: endpoint), timeLimit: timeLimit)
+    else {
       preconditionFailure("send checks that hello is answered by hello")
     }
     return hello
@@ -181,8 +182,7 @@ public final class AdapterProcess: @unchecked Sendable {
   /// Sends `body` and waits for its answer, at most `timeLimit` seconds (default: the
   /// adapter's). On any misbehaviour the adapter is closed and the error thrown.
   public func send(_ body: AdapterRequest.Body, timeLimit: Double? = nil) async throws(AdapterError) -> Answer {
-    let request = AdapterRequest(id: nextID, body)
-    nextID += 1
+    let request = AdapterRequest(id: state.nextID(), body)
     let name = "\(body.type) (id \(request.id))"
     if state.isClosed { throw error(.closed, request: name) }
     do {

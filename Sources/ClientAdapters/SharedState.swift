@@ -28,6 +28,7 @@ final class SharedState: @unchecked Sendable {
   private var exit: (status: Int32?, signal: Int32?)?
   private var answeredIDs = Set<Int>()
   private var closed = false
+  private var lastID = 0
 
   /// A line from the adapter's stdout: to the waiting call, or kept for the next one.
   func received(_ line: String) {
@@ -71,6 +72,7 @@ final class SharedState: @unchecked Sendable {
           continuation.resume(returning: .ended)
           return nil
         }
+        precondition(waiter == nil, "AdapterProcess: one call at a time (the protocol has one request in flight)")
         tokens += 1
         waiter = (tokens, continuation)
         return tokens
@@ -98,6 +100,14 @@ final class SharedState: @unchecked Sendable {
   func stderrDone() { lock.withLock { tailEnded = true } }
 
   func exited(status: Int32?, signal: Int32?) { lock.withLock { exit = (status, signal) } }
+
+  /// The next request's id: 1, 2, 3, …
+  func nextID() -> Int {
+    lock.withLock {
+      lastID += 1
+      return lastID
+    }
+  }
 
   func answered(_ id: Int) { _ = lock.withLock { answeredIDs.insert(id) } }
 
