@@ -27,6 +27,9 @@ import Foundation
 /// well-behaved adapter; one still running after `gracePeriod` gets SIGTERM (its process group),
 /// and SIGKILL a second later. The adapter runs in a process group of its own (Foundation's `Process` starts each
 /// child so), and the group is killed last, so nothing the adapter started outlives it.
+///
+/// Starting one makes this process ignore SIGPIPE: a write to an adapter that has exited must
+/// fail with EPIPE rather than end the caller.
 public final class AdapterProcess: @unchecked Sendable {
   /// The protocol version this side speaks.
   public static let protocolVersion = 1
