@@ -75,6 +75,13 @@ let package = Package(
       dependencies: [
         "Conformance", "SignInClient", "CognitoWire", "SimulatedCognito", "SignInModel", "ModelChecking", "SafeFiles",
       ]),
+    // The client-adapter protocol (JSON lines over an adapter's stdin/stdout) and the process
+    // that runs an adapter under a time limit; Foundation only.
+    .target(name: "ClientAdapters"),
+    // The reference client as an adapter (docs/guide/adapters.md).
+    .executableTarget(
+      name: "signin-spec-adapter",
+      dependencies: ["ClientAdapters", "ClientBugs", "SignInClient", "CognitoWire", "Conformance"]),
     // Atomic writes that replace only a regular file (every file signin-spec writes).
     .target(name: "SafeFiles"),
     // Mutated models for the loader's own fuzz test and `make fuzz-loader`.
@@ -140,6 +147,9 @@ let package = Package(
         "CognitoTokens", "CognitoWire", .product(name: "JWTKit", package: "jwt-kit"),
         .product(name: "CryptoExtras", package: "swift-crypto"),
       ]),
+    .testTarget(
+      name: "ClientAdaptersTests",
+      dependencies: ["ClientAdapters", "CognitoServer", "SimulatedCognito", "SignInClient", "CognitoWire"]),
     .testTarget(name: "LoaderFuzzTests", dependencies: ["LoaderFuzzing", "SignInModel", "ModelChecking"]),
   ]
 )
