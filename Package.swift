@@ -115,11 +115,11 @@ let package = Package(
       name: "FuzzingTests",
       dependencies: [
         "Fuzzing", "Conformance", "ClientBugs", "SignInClient", "CognitoWire", "SignInModel", "ModelChecking",
-        "SimulatedCognito",
+        "SimulatedCognito", "Scenarios",
       ]),
     .testTarget(
       name: "ConformanceTests",
-      dependencies: ["Conformance", "SignInClient", "SimulatedCognito", "SignInModel", "ModelChecking"]),
+      dependencies: ["Conformance", "SignInClient", "SimulatedCognito", "SignInModel", "ModelChecking", "Scenarios"]),
     .testTarget(
       name: "SignInClientTests",
       dependencies: [

@@ -309,16 +309,9 @@ package struct Harness: Sendable {
   package func start(_ configuration: [String: String], recordsTrace: Bool = false) -> Run? {
     guard let oracle = oracle(configuration, recordsTrace: recordsTrace) else { return nil }
     let pool = SimulatedUserPool(configuration: configuration)
-    let client = SignInClient(
-      backend: pool, clientId: "harness", userPoolId: SimulatedUserPool.poolId, hooks: hooks,
-      devices: Self.rememberedDevices(pool))
-    return Run(configuration: configuration, oracle: oracle, fresh: oracle, pool: pool, client: client)
-  }
-
-  /// `user.deviceRemembered`: the device an earlier sign-in confirmed, known to both sides.
-  static func rememberedDevices(_ pool: SimulatedUserPool) -> [String: RememberedDevice] {
-    guard let device = pool.configuredDevice else { return [:] }
-    return [pool.username: RememberedDevice(key: device.key, groupKey: device.groupKey, password: device.password)]
+    return run(
+      configuration, oracle,
+      PoolConnection.Endpoint(pool: pool, backend: pool, userPoolId: SimulatedUserPool.poolId, clientId: "harness"))
   }
 
   /// A new session for `configuration` through `connection` (in process without one), or nil
@@ -326,10 +319,22 @@ package struct Harness: Sendable {
   package func open(_ configuration: [String: String], recordsTrace: Bool = false) async -> Run? {
     guard let connection else { return start(configuration, recordsTrace: recordsTrace) }
     guard let oracle = oracle(configuration, recordsTrace: recordsTrace) else { return nil }
-    let endpoint = await connection.connect(configuration)
+    return run(configuration, oracle, await connection.connect(configuration))
+  }
+
+  /// A session whose client reaches `endpoint`, holding the device `user.deviceRemembered`
+  /// says an earlier sign-in confirmed (known to both sides).
+  private func run(_ configuration: [String: String], _ oracle: ModelSimulator, _ endpoint: PoolConnection.Endpoint)
+    -> Run
+  {
+    var devices: [String: RememberedDevice] = [:]
+    if let device = endpoint.pool.configuredDevice {
+      devices[endpoint.pool.username] = RememberedDevice(
+        key: device.key, groupKey: device.groupKey, password: device.password)
+    }
     let client = SignInClient(
       backend: endpoint.backend, clientId: endpoint.clientId, userPoolId: endpoint.userPoolId, hooks: hooks,
-      devices: Self.rememberedDevices(endpoint.pool))
+      devices: devices)
     return Run(configuration: configuration, oracle: oracle, fresh: oracle, pool: endpoint.pool, client: client)
   }
 

@@ -220,8 +220,12 @@ package actor SimulatedUserPool: CognitoBackend {
   package static let defaultOutboxLimit = 100
   /// Generated codes that were right once and used.
   private var usedCodes: Set<String> = []
-  /// TOTP steps already used, "secret/step": a code is right once in its window.
-  private var usedSteps: Set<String> = []
+  /// TOTP steps already used, per secret: a code is right once in its window.
+  private var usedSteps: Set<UsedStep> = []
+  private struct UsedStep: Hashable {
+    let secret: String
+    let step: Int64
+  }
   /// The registered user's TOTP secret: given, fixed, or drawn from the seed with generated
   /// codes (as at start; a completed setup in a persistent pool replaces `registeredSecret`).
   nonisolated package let totpSecret: String
@@ -835,12 +839,12 @@ package actor SimulatedUserPool: CognitoBackend {
     guard let totpSecret,
       let step = OneTimePassword.matchingStep(answer, secret: totpSecret, time: clock().timeIntervalSince1970)
     else { return .wrong }
-    let key = "\(totpSecret)/\(step)"
+    let key = UsedStep(secret: totpSecret, step: Int64(step))
     if usedSteps.contains(key) { return .used }
     // A step more than one behind the clock's can no longer match: forget the old ones.
     if usedSteps.count >= 64 {
       let current = Int64(clock().timeIntervalSince1970) / 30
-      usedSteps = usedSteps.filter { ($0.split(separator: "/").last.flatMap { Int64($0) } ?? 0) >= current - 1 }
+      usedSteps = usedSteps.filter { $0.step >= current - 1 }
     }
     usedSteps.insert(key)
     return .right

@@ -1,4 +1,5 @@
 import Conformance
+import Scenarios
 import SignInClient
 import SignInModel
 import SimulatedCognito
@@ -10,15 +11,9 @@ import Testing
 struct FaultTests {
   static let model = Result { try ModelLoader.load(file: "models/2026-all-platforms.yaml") }
 
-  /// The model's default configuration with `overrides`.
+  /// The model's default configuration with `overrides`, checked as `--set` is.
   static func configuration(_ overrides: [String: String]) throws -> [String: String] {
-    let model = try Self.model.get()
-    var configuration: [String: String] = [:]
-    for i in model.configurationIndices {
-      let v = model.variables[i]
-      configuration[v.name] = v.domain.render(v.defaultValue ?? v.domain.values[0])
-    }
-    return configuration.merging(overrides) { $1 }
+    try ConfigurationResolver(model: try Self.model.get()).resolve(overrides.map { (name: $0.key, value: $0.value) })
   }
 
   /// A user who must set a new password in a pool that requires TOTP: the new password

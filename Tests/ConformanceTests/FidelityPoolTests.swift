@@ -1,6 +1,7 @@
 import Conformance
 import Foundation
 import ModelChecking
+import Scenarios
 import SignInModel
 import Testing
 
@@ -10,15 +11,9 @@ import Testing
 struct FidelityPoolTests {
   static let model = Result { try ModelLoader.load(file: "models/2026-all-platforms.yaml") }
 
-  /// The model's defaults with `settings` over them.
+  /// The model's defaults with `settings` over them, checked as `--set` is.
   static func configuration(_ settings: [String: String]) throws -> [String: String] {
-    let model = try Self.model.get()
-    var values: [String: String] = [:]
-    for i in model.configurationIndices {
-      let variable = model.variables[i]
-      values[variable.name] = try #require(variable.defaultValue.map { variable.domain.render($0) })
-    }
-    return values.merging(settings) { $1 }
+    try ConfigurationResolver(model: try Self.model.get()).resolve(settings.map { (name: $0.key, value: $0.value) })
   }
 
   /// Runs `responses` from signIn and returns what the model expected at each call; fails the

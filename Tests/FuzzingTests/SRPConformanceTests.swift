@@ -2,6 +2,7 @@ import ClientBugs
 import Conformance
 import Fuzzing
 import ModelChecking
+import Scenarios
 import SignInClient
 import SignInModel
 import SimulatedCognito
@@ -14,15 +15,9 @@ import Testing
 struct SRPConformanceTests {
   static let model = Result { try ModelLoader.load(file: "models/2026-all-platforms.yaml") }
 
-  /// The model's defaults (pool.authFlow userSRP) with `settings` over them.
+  /// The model's defaults (pool.authFlow userSRP) with `settings` over them, checked as `--set` is.
   static func configuration(_ settings: [String: String]) throws -> [String: String] {
-    let model = try Self.model.get()
-    var values: [String: String] = [:]
-    for i in model.configurationIndices {
-      let variable = model.variables[i]
-      values[variable.name] = variable.domain.render(variable.defaultValue ?? variable.domain.values[0])
-    }
-    return values.merging(settings) { $1 }
+    try ConfigurationResolver(model: try Self.model.get()).resolve(settings.map { (name: $0.key, value: $0.value) })
   }
 
   /// Runs `responses` from signIn; fails the test on the first disagreement. Returns what the
