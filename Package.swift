@@ -69,7 +69,9 @@ let package = Package(
     .target(name: "ClientBugs", dependencies: ["SignInClient", "CognitoWire"]),
     .target(
       name: "Conformance",
-      dependencies: ["SignInClient", "CognitoWire", "SimulatedCognito", "SignInModel", "ModelChecking"]),
+      dependencies: [
+        "SignInClient", "CognitoWire", "SimulatedCognito", "SignInModel", "ModelChecking", "ClientAdapters",
+      ]),
     .target(
       name: "Fuzzing",
       dependencies: [
@@ -78,6 +80,13 @@ let package = Package(
     // The client-adapter protocol (JSON lines over an adapter's stdin/stdout) and the process
     // that runs an adapter under a time limit; Foundation only.
     .target(name: "ClientAdapters"),
+    // The fuzzer on a client behind an adapter: pools served in process over HTTP, an adapter
+    // per worker.
+    .target(
+      name: "AdapterFuzzing",
+      dependencies: [
+        "ClientAdapters", "Conformance", "Fuzzing", "CognitoServer", "CognitoWire", "SimulatedCognito", "SignInModel",
+      ]),
     // The reference client as an adapter (docs/guide/adapters.md).
     .executableTarget(
       name: "signin-spec-adapter",
@@ -103,7 +112,8 @@ let package = Package(
       dependencies: [
         "SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Z3Kit", "Fuzzing", "ClientBugs",
         "ModelTestSupport", "SignInClient", "CognitoWire", "Scenarios", "DocsConformance", "Diagrams", "SafeFiles",
-        "Evolution", "CognitoServer", "SimulatedCognito", "CognitoTokens",
+        "Evolution", "CognitoServer", "SimulatedCognito", "CognitoTokens", "AdapterFuzzing", "ClientAdapters",
+        "Conformance",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Yams", package: "Yams"),
       ]),

@@ -110,7 +110,7 @@ public struct AdapterCommand: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// `word` quoted for a shell when it needs it.
-  static func quoted(_ word: String) -> String {
+  public static func quoted(_ word: String) -> String {
     let plain = !word.isEmpty && word.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:,+@%".contains($0) }
     return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }

@@ -37,15 +37,29 @@ package struct Harness: Sendable {
   let statusBeforeVerifier: StatusBeforeVerifier?
   /// Where the client reaches the pool (nil: the pool's actor, in process).
   package let connection: PoolConnection?
+  /// Makes each run's client (nil: the reference client in process, with `hooks`).
+  package let makeClient: ClientMaker?
+  /// What the client under test supports; the harness draws only what it does.
+  package let profile: ClientProfile
 
-  package init(system: TransitionSystem, hooks: ClientHooks = .reference, connection: PoolConnection? = nil) {
+  /// Makes the client of a run, for the endpoint its pool is reached at and the devices its user
+  /// remembers (by username).
+  package typealias ClientMaker =
+    @Sendable (PoolConnection.Endpoint, [String: RememberedDevice]) async throws(ClientFailure) -> any ClientUnderTest
+
+  package init(
+    system: TransitionSystem, hooks: ClientHooks = .reference, connection: PoolConnection? = nil,
+    client: ClientMaker? = nil, profile: ClientProfile = .reference
+  ) {
     self.system = system
     self.hooks = hooks
     self.connection = connection
+    self.makeClient = client
+    self.profile = profile
     var stepByID: [String: Int] = [:]
     for (i, step) in system.model.steps.enumerated() where stepByID[step.id] == nil { stepByID[step.id] = i }
     self.stepByID = stepByID
-    coverageTexts = Self.coverageVariables.map { name in
+    coverageTexts = Self.coverageNames(profile).map { name in
       system.configurationIndex[name].map { i in
         let domain = system.model.variables[i].domain
         let lowest = domain.values.min() ?? 0
@@ -54,7 +68,7 @@ package struct Harness: Sendable {
       }
     }
     let texts = coverageTexts
-    coverageTables = Kind.allCases.map { Self.coverageTable(texts, kind: $0) }
+    coverageTables = Kind.allCases.map { Self.coverageTable(texts, kind: $0, profile: profile) }
     statusBeforeVerifier = StatusBeforeVerifier(system)
     swiftNames = system.model.steps.map { step in
       if case .name(let n)? = step.names.first(where: { $0.platform == "swift" })?.form { return n }
@@ -62,8 +76,12 @@ package struct Harness: Sendable {
     }
   }
 
-  package init(model: SignInModel, hooks: ClientHooks = .reference, connection: PoolConnection? = nil) {
-    self.init(system: TransitionSystem(model: model), hooks: hooks, connection: connection)
+  package init(
+    model: SignInModel, hooks: ClientHooks = .reference, connection: PoolConnection? = nil,
+    client: ClientMaker? = nil, profile: ClientProfile = .reference
+  ) {
+    self.init(
+      system: TransitionSystem(model: model), hooks: hooks, connection: connection, client: client, profile: profile)
   }
 
   /// One call to make: a response class, and whether the server then answers with a
@@ -106,6 +124,8 @@ package struct Harness: Sendable {
   package enum Refusal: Error, Sendable, Equatable {
     case model(ModelSimulator.Failure)
     case faultNotReached(request: Int)
+    /// The client under test failed to answer (an adapter broke the protocol): no verdict.
+    case client(ClientFailure)
   }
 
   /// One client session on one simulated pool, with the model's state beside it.
@@ -115,7 +135,7 @@ package struct Harness: Sendable {
     /// The model's state at the start (what a new flow starts from).
     package let fresh: ModelSimulator
     package let pool: SimulatedUserPool
-    package let client: SignInClient
+    package let client: any ClientUnderTest
     /// Whether the model's flow is over (a restart or a terminal step).
     package var flowEnded: Bool {
       guard let step = oracle.step else { return true }
@@ -138,6 +158,9 @@ package struct Harness: Sendable {
     package let observation: Observation
     /// nil when the client did what the model expects.
     package let disagreement: Disagreement?
+    /// Why the call is not judged: the pool asked for a challenge the client under test does
+    /// not support (`ClientProfile.challenges`); nil for a judged call.
+    package var unsupported: String? = nil
   }
 
   /// The indices of the configuration variables `covers(valueOf:)` reads.
@@ -154,7 +177,8 @@ package struct Harness: Sendable {
   /// preference, `pool.customMfa` only where customWithSRP reads it, and
   /// PreventUserExistenceErrors only for a user that does not exist (elsewhere it is not read).
   package func covers(_ configuration: [String: String], kind: Kind = .any) -> Bool {
-    Self.coversRule({ configuration[Self.coverageVariables[$0]] }, kind: kind)
+    let names = Self.coverageNames(profile)
+    return Self.coversRule({ $0 < names.count ? configuration[names[$0]] : nil }, kind: kind, profile: profile)
   }
 
   /// Whether a run of `configuration` does SRP's 3072-bit arithmetic at every sign-in (about
@@ -179,7 +203,9 @@ package struct Harness: Sendable {
 
   /// `coversRule` for every combination of the values of `coverageTexts`' variables
   /// (positions in mixed radix, in their order).
-  static func coverageTable(_ coverageTexts: [(index: Int, lowest: Int, texts: [String])?], kind: Kind) -> [Bool] {
+  static func coverageTable(
+    _ coverageTexts: [(index: Int, lowest: Int, texts: [String])?], kind: Kind, profile: ClientProfile
+  ) -> [Bool] {
     let size = coverageTexts.reduce(1) { $0 * ($1?.texts.count ?? 1) }
     return (0..<size).map { combination in
       var positions = [Int?](repeating: nil, count: coverageTexts.count)
@@ -189,7 +215,7 @@ package struct Harness: Sendable {
         positions[k] = rest % count
         rest /= count
       }
-      return coversRule({ k in positions[k].flatMap { coverageTexts[k]?.texts[$0] } }, kind: kind)
+      return coversRule({ k in positions[k].flatMap { coverageTexts[k]?.texts[$0] } }, kind: kind, profile: profile)
     }
   }
 
@@ -199,13 +225,24 @@ package struct Harness: Sendable {
     "pool.preventUserExistenceErrors",
   ]
 
+  /// The variable a client that cannot be handed a remembered device (`ClientProfile.remembersDevices`
+  /// false) also reads, after `coverageVariables`.
+  static let rememberedDeviceVariable = "user.deviceRemembered"
+
+  /// `coverageVariables`, and `rememberedDeviceVariable` for a client that cannot hold one.
+  static func coverageNames(_ profile: ClientProfile) -> [String] {
+    coverageVariables + (profile.remembersDevices ? [] : [rememberedDeviceVariable])
+  }
+
   /// The rule of `covers`, reading `coverageVariables[k]` through `value(k)` (nil: the
   /// configuration has no such variable).
-  private static func coversRule(_ value: (Int) -> String?, kind: Kind) -> Bool {
+  private static func coversRule(_ value: (Int) -> String?, kind: Kind, profile: ClientProfile) -> Bool {
     let covered =
       value(1) != "WEB_AUTHN"
       && ((value(2) ?? "none") == "none" || value(0) == "customWithSRP")
       && !(value(4) != "false" && value(5) == "true")
+      && profile.flows.map { $0.contains(ClientProfile.flowName(value(0))) } ?? true
+      && (profile.remembersDevices || value(6) != "true")
     switch kind {
     case .any: return covered
     case .srp: return covered && srpRule(value)
@@ -305,37 +342,55 @@ package struct Harness: Sendable {
 
   /// A new session for `configuration`, or nil when the model refuses the configuration or
   /// the harness does not cover it.
-  /// The client calls the pool's actor in process, whatever `connection` says (see `open`).
+  /// The reference client (with `hooks`) calls the pool's actor in process, whatever
+  /// `connection` and `makeClient` say (see `open`).
   package func start(_ configuration: [String: String], recordsTrace: Bool = false) -> Run? {
     guard let oracle = oracle(configuration, recordsTrace: recordsTrace) else { return nil }
     let pool = SimulatedUserPool(configuration: configuration)
-    return run(
-      configuration, oracle,
-      PoolConnection.Endpoint(pool: pool, backend: pool, userPoolId: SimulatedUserPool.poolId, clientId: "harness"))
+    let endpoint = PoolConnection.Endpoint(
+      pool: pool, backend: pool, userPoolId: SimulatedUserPool.poolId, clientId: "harness")
+    return Run(
+      configuration: configuration, oracle: oracle, fresh: oracle, pool: pool,
+      client: referenceClient(endpoint, devices: Self.devices(endpoint)))
   }
 
-  /// A new session for `configuration` through `connection` (in process without one), or nil
-  /// as for `start`.
-  package func open(_ configuration: [String: String], recordsTrace: Bool = false) async -> Run? {
-    guard let connection else { return start(configuration, recordsTrace: recordsTrace) }
-    guard let oracle = oracle(configuration, recordsTrace: recordsTrace) else { return nil }
-    return run(configuration, oracle, await connection.connect(configuration))
-  }
-
-  /// A session whose client reaches `endpoint`, holding the device `user.deviceRemembered`
-  /// says an earlier sign-in confirmed (known to both sides).
-  private func run(_ configuration: [String: String], _ oracle: ModelSimulator, _ endpoint: PoolConnection.Endpoint)
-    -> Run
+  /// A new session for `configuration` through `connection` (in process without one), with
+  /// the client `makeClient` makes (the reference client without one), or nil as for `start`.
+  /// - Throws: the client under test could not be made ready (an adapter ignored `reset`).
+  package func open(_ configuration: [String: String], recordsTrace: Bool = false) async throws(ClientFailure)
+    -> Run?
   {
-    var devices: [String: RememberedDevice] = [:]
-    if let device = endpoint.pool.configuredDevice {
-      devices[endpoint.pool.username] = RememberedDevice(
-        key: device.key, groupKey: device.groupKey, password: device.password)
+    guard connection != nil || makeClient != nil else { return start(configuration, recordsTrace: recordsTrace) }
+    guard let oracle = oracle(configuration, recordsTrace: recordsTrace) else { return nil }
+    let endpoint: PoolConnection.Endpoint
+    if let connection {
+      endpoint = await connection.connect(configuration)
+    } else {
+      let pool = SimulatedUserPool(configuration: configuration)
+      endpoint = PoolConnection.Endpoint(
+        pool: pool, backend: pool, userPoolId: SimulatedUserPool.poolId, clientId: "harness")
     }
-    let client = SignInClient(
-      backend: endpoint.backend, clientId: endpoint.clientId, userPoolId: endpoint.userPoolId, hooks: hooks,
-      devices: devices)
+    let devices = Self.devices(endpoint)
+    let client = try await makeClient?(endpoint, devices) ?? referenceClient(endpoint, devices: devices)
     return Run(configuration: configuration, oracle: oracle, fresh: oracle, pool: endpoint.pool, client: client)
+  }
+
+  /// The device `user.deviceRemembered` says an earlier sign-in confirmed (known to both sides).
+  static func devices(_ endpoint: PoolConnection.Endpoint) -> [String: RememberedDevice] {
+    guard let device = endpoint.pool.configuredDevice else { return [:] }
+    return [
+      endpoint.pool.username: RememberedDevice(key: device.key, groupKey: device.groupKey, password: device.password)
+    ]
+  }
+
+  /// The reference client (with `hooks`) reaching `endpoint`.
+  private func referenceClient(_ endpoint: PoolConnection.Endpoint, devices: [String: RememberedDevice])
+    -> InProcessClient
+  {
+    InProcessClient(
+      SignInClient(
+        backend: endpoint.backend, clientId: endpoint.clientId, userPoolId: endpoint.userPoolId, hooks: hooks,
+        devices: devices))
   }
 
   /// The model's state at the start, when the model accepts the configuration and the
@@ -361,10 +416,9 @@ package struct Harness: Sendable {
     if call.function == .confirmSignIn && run.flowEnded { return try await confirmWithoutFlow(call, on: &run) }
     var function = ""
     if run.flowEnded || (call.function == .signIn && run.oracle.step != 0) {
-      if await run.client.isSignedIn || run.oracle.step.map({ model.steps[$0].kind == .signedIn }) == true {
-        await run.client.signOut()
+      if try await signedIn(run) || run.oracle.step.map({ model.steps[$0].kind == .signedIn }) == true {
         function = "signOut, "
-        if await run.client.isSignedIn {
+        if try await signOut(run) {
           return Record(
             function: "signOut", call: call, stepBefore: run.oracle.stepID ?? "ended",
             modelOutcome: .restart("signOut"),
@@ -385,7 +439,7 @@ package struct Harness: Sendable {
     if call.unknownChallenge, case .step = expected {
       // Out of the model: the server answers with a challenge nobody knows yet. The flow
       // must end (a typed error, signed out), so a new signIn works.
-      expected = .restart("unknown challenge FUTURE_CHALLENGE_2027")
+      expected = .restart("unknown challenge \(SimulatedUserPool.unknownChallenge)")
       expectedException = ErrorType.name(of: .unknownChallenge(""))
       await run.pool.injectUnknownChallenge()
     }
@@ -413,22 +467,18 @@ package struct Harness: Sendable {
     if response == .statusResetRequired { await run.pool.changeStatus(to: "resetRequired") }
     if response == .statusUnconfirmed { await run.pool.changeStatus(to: "unconfirmed") }
     let text = answer(call.response, step: step.id, offered: offeredBefore)
-    let outcome: Observation.Outcome
-    var resultSignedIn: Bool?
+    let observation: Observation
     do {
-      let result: AuthSignInResult
       if step.kind == .entry {
         let password = response == .wrongPassword ? text : SimulatedUserPool.password
-        result = try await run.client.signIn(
+        observation = try await run.client.signIn(
           username: SimulatedUserPool.username, password: password,
           options: SignInOptions(authFlow: flow(run.configuration)))
       } else {
-        result = try await run.client.confirmSignIn(challengeResponse: text)
+        observation = try await run.client.confirmSignIn(text)
       }
-      outcome = .returned(result.nextStep)
-      resultSignedIn = result.isSignedIn
     } catch {
-      outcome = .threw(error, now: await run.client.currentStep)
+      throw .client(error)
     }
     if response == .networkFault || response == .serviceError || response == .setupFault,
       !(await run.pool.faultFired)
@@ -438,32 +488,36 @@ package struct Harness: Sendable {
       }
       throw .faultNotReached(request: faultRequest)
     }
-    let observation = Observation(outcome, isSignedIn: await run.client.isSignedIn, resultSignedIn: resultSignedIn)
     let expectation = Expectation(
       outcome: expected, exception: expectedException, offered: call.unknownChallenge ? [] : run.oracle.offered,
       sent: await SentValues(run.pool))
-    return Record(
+    let unsupported = profile.firstUnsupported(await run.pool.issuedChallenges)
+    var record = Record(
       function: function + (step.kind == .entry ? "signIn" : "confirmSignIn"), call: call, stepBefore: step.id,
       modelOutcome: modelOutcome, expected: expected, expectedException: expectedException, observation: observation,
-      disagreement: compare(expectation, observation))
+      disagreement: unsupported == nil ? compare(expectation, observation) : nil)
+    record.unsupported = unsupported.map { "the challenge \($0)" }
+    return record
+  }
+
+  /// What the client under test says of `isSignedIn`, or the run's refusal when it cannot say.
+  private func signedIn(_ run: Run) async throws(Refusal) -> Bool {
+    do { return try await run.client.isSignedIn() } catch { throw .client(error) }
+  }
+
+  /// Signs the client under test out; whether it still says it is signed in.
+  private func signOut(_ run: Run) async throws(Refusal) -> Bool {
+    do { return try await run.client.signOut() } catch { throw .client(error) }
   }
 
   /// `confirmSignIn` when no flow is in progress: refused with `InvalidStateError`, still
   /// signed out, and the model's state unchanged.
   private func confirmWithoutFlow(_ call: Call, on run: inout Run) async throws(Refusal) -> Record {
     if let step = run.oracle.step, model.steps[step].kind == .signedIn { throw .model(.flowEnded("done")) }
-    let outcome: Observation.Outcome
-    var resultSignedIn: Bool?
-    do {
-      let result = try await run.client.confirmSignIn(challengeResponse: SimulatedUserPool.code)
-      outcome = .returned(result.nextStep)
-      resultSignedIn = result.isSignedIn
-    } catch {
-      outcome = .threw(error, now: await run.client.currentStep)
-    }
+    let observation: Observation
+    do { observation = try await run.client.confirmSignIn(SimulatedUserPool.code) } catch { throw .client(error) }
     let expected = TraceOutcome.restart("no sign-in in progress")
     let exception = ErrorType.name(of: .invalidState(""))
-    let observation = Observation(outcome, isSignedIn: await run.client.isSignedIn, resultSignedIn: resultSignedIn)
     let expectation = Expectation(
       outcome: expected, exception: exception, offered: [], sent: await SentValues(run.pool))
     return Record(

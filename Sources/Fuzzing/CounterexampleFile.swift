@@ -13,14 +13,30 @@ package struct CounterexampleFile: Codable, Sendable, Equatable {
     package let contentHash: String
   }
 
+  /// The adapter a case was found through (docs/guide/adapters.md): its command line and the
+  /// client its `hello` named. Such a case replays with `replay --adapter`.
+  package struct AdapterReference: Codable, Sendable, Equatable {
+    package let command: String
+    package let client: String
+
+    package init(command: String, client: String) {
+      self.command = command
+      self.client = client
+    }
+  }
+
   package var format = "signin-spec-counterexample"
-  /// 2: `itf` holds each state's variables as ITF values. 1: rendered strings (still read).
-  package var version = 2
+  /// 3: `adapter` names the adapter a case needs (absent: the reference client in process).
+  /// 2: `itf` holds each state's variables as ITF values. 1: rendered strings. All are read.
+  package var version = 3
   package var tool: String
   package var model: ModelReference
   package var seed: String
-  /// "reference", or the deliberate bug of the client that failed.
+  /// "reference", or the deliberate bug of the client that failed, or the client an adapter's
+  /// `hello` named.
   package var client: String
+  /// The adapter the case was found through; nil for the reference client in process.
+  package var adapter: AdapterReference? = nil
   package var property = "conformance: every call does what the model says"
   package var message: String
   package var originalLength: Int
@@ -115,7 +131,7 @@ package struct CounterexampleFile: Codable, Sendable, Equatable {
   /// The `format` every counterexample file carries.
   package static let formatName = "signin-spec-counterexample"
   /// The versions this signin-spec reads.
-  package static let readableVersions = 1...2
+  package static let readableVersions = 1...3
 
   /// Reads a counterexample file, checking `format` and `version` before the schema; every
   /// refusal names the file and the field.
@@ -198,7 +214,9 @@ package struct CounterexampleFile: Codable, Sendable, Equatable {
   /// A readable rendering: configuration, then each call with expected and observed.
   package func explain() -> String {
     var lines = [
-      "\(model.name), client: \(client), seed \(seed)", "property: \(property)", "found: \(message)",
+      "\(model.name), client: \(client)" + (adapter.map { " through adapter `\($0.command)`" } ?? "")
+        + ", seed \(seed)",
+      "property: \(property)", "found: \(message)",
       "shrunk from \(originalLength) to \(shrunkLength) calls", "configuration:",
     ]
     for (k, v) in fuzzCase.configuration.sorted(by: { $0.key < $1.key }) { lines.append("  \(k) = \(v)") }

@@ -94,6 +94,11 @@ package struct Execution: Sendable {
   /// The model's state before the first call and after each call: the valuation of every
   /// variable (configuration, then flow) and the step id, nil once the flow ended.
   package var states: [(valuation: [Int], step: String?)] = []
+  /// Why the case was not judged from this call on: the pool asked for a challenge the client
+  /// under test does not support (its calls so far are in `calls`, the last one not judged).
+  package var unsupported: String?
+  /// The client under test failed to answer (an adapter broke the protocol): the run must stop.
+  package var clientFailure: ClientFailure?
 
   package var failed: Bool { failingCall != nil }
 }
@@ -108,6 +113,11 @@ package struct CaseExecutor: Sendable {
     harness = Harness(model: model, hooks: hooks, connection: connection)
   }
 
+  /// Runs cases through `harness` (a client under test behind an adapter, for example).
+  package init(harness: Harness) {
+    self.harness = harness
+  }
+
   static func describe(_ outcome: TraceOutcome, _ exception: String? = nil) -> String {
     switch outcome {
     case .step(let id): return id
@@ -119,7 +129,12 @@ package struct CaseExecutor: Sendable {
 
   package func execute(_ fuzzCase: FuzzCase) async -> Execution {
     var execution = Execution()
-    guard var run = await harness.open(fuzzCase.configuration) else {
+    let opened: Harness.Run?
+    do { opened = try await harness.open(fuzzCase.configuration) } catch {
+      execution.clientFailure = error
+      return execution
+    }
+    guard var run = opened else {
       execution.valid = false
       return execution
     }
@@ -162,6 +177,9 @@ package struct CaseExecutor: Sendable {
       let record: Harness.Record
       do {
         record = try await harness.perform(harnessCall, on: &run)
+      } catch .client(let failure) {
+        execution.clientFailure = failure
+        return execution
       } catch {
         execution.valid = false
         return execution
@@ -175,6 +193,10 @@ package struct CaseExecutor: Sendable {
           stepBefore: record.stepBefore, expected: Self.describe(record.expected, record.expectedException),
           observed: record.observation.description))
       execution.states.append((run.oracle.valuation, unknownEnded ? nil : run.oracle.stepID))
+      if let unsupported = record.unsupported {
+        execution.unsupported = unsupported
+        return execution
+      }
       if let disagreement = record.disagreement {
         execution.failingCall = execution.calls.count - 1
         execution.disagreement = disagreement

@@ -69,6 +69,12 @@ package struct FuzzSummary: Sendable {
   package var seconds = 0.0
   /// Why no configuration could be drawn (the run stopped there), if so.
   package var configurationProblem: ConfigurationError?
+  /// Cases not judged to their end because the pool asked for a challenge the client under
+  /// test does not support, by reason ("the challenge SELECT_MFA_TYPE").
+  package var unsupported: [String: Int] = [:]
+  /// How the client under test failed to answer (an adapter broke the protocol), if it did:
+  /// the run stopped there.
+  package var clientFailure: ClientFailure?
 
   package var neverExercised: [String] { allTransitions.filter { covered[$0] == nil } }
 
@@ -87,6 +93,8 @@ package struct FuzzSummary: Sendable {
     otherSeconds += other.otherSeconds
     seconds = max(seconds, other.seconds)
     for (t, c) in other.covered { covered[t, default: 0] += c }
+    for (reason, c) in other.unsupported { unsupported[reason, default: 0] += c }
+    clientFailure = clientFailure ?? other.clientFailure
   }
 
   package init() {}
@@ -473,9 +481,14 @@ package struct Fuzzer: Sendable {
       } else {
         summary.otherSeconds += took
       }
+      if let failure = execution.clientFailure {
+        summary.clientFailure = failure
+        break
+      }
       summary.cases += 1
       summary.calls += execution.calls.count
       for t in execution.transitions { summary.covered[t, default: 0] += 1 }
+      if let reason = execution.unsupported { summary.unsupported[reason, default: 0] += 1 }
       progress?(summary.cases, firstRaw.count)
       guard execution.valid, execution.failed, let key = execution.rootCause else { continue }
       rawCounts[key, default: 0] += 1
@@ -486,9 +499,13 @@ package struct Fuzzer: Sendable {
       if stopAtFirstFailure { break }
     }
     var findings: [FuzzFinding] = []
-    for (key, raw) in firstRaw.sorted(by: { $0.value.index < $1.value.index }) {
+    for (key, raw) in firstRaw.sorted(by: { $0.value.index < $1.value.index }) where summary.clientFailure == nil {
       let shrunk = await shrink(raw.fuzzCase)
       let shrunkExecution = await executor.execute(shrunk)
+      if let failure = shrunkExecution.clientFailure {
+        summary.clientFailure = failure
+        break
+      }
       var finding = FuzzFinding(
         fuzzCase: shrunk, execution: shrunkExecution, seed: Self.caseSeed(seed, raw.index),
         originalLength: min(raw.fuzzCase.calls.count, (raw.execution.failingCall ?? 0) + 1), secondsToFind: raw.seconds)

@@ -54,6 +54,8 @@ package actor SimulatedService: CognitoBackend {
   /// Every user actor, and its pool, by the tag its session ids begin with.
   private var byTag: [String: (actor: SimulatedUserPool, poolId: String)] = [:]
   private var nextTag = 0
+  /// How many pools were ever made (ids are drawn from it, so a removed pool's id is not reused).
+  private var poolsMade = 0
   private let seed: UInt64
   private let codes: SimulatedUserPool.Codes
   private let minter: (any TokenMinting)?
@@ -97,7 +99,7 @@ package actor SimulatedService: CognitoBackend {
       poolId = Self.firstPoolId
       clientId = Self.firstClientId
     } else {
-      var random = PoolRandom(seed: seed ^ UInt64(pools.count) &* 0x9E37_79B9)
+      var random = PoolRandom(seed: seed ^ UInt64(poolsMade) &* 0x9E37_79B9)
       let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
       poolId = "us-east-1_" + String(random.bytes(9).map { alphabet[Int($0) % alphabet.count] })
       let lower = Array("abcdefghijklmnopqrstuvwxyz0123456789")
@@ -112,7 +114,17 @@ package actor SimulatedService: CognitoBackend {
       poolId: poolId, clientId: clientId, configuration: poolConfiguration, nobody: nobody, lifecycle: lifecycle)
     poolOrder.append(poolId)
     poolByClient[clientId] = poolId
+    poolsMade += 1
     return (poolId, clientId)
+  }
+
+  /// Forgets `poolId`, its users and their sessions (a fuzzer's pool once its case ran, so a
+  /// long run does not grow); later requests for it are answered as for an unknown pool.
+  package func removePool(_ poolId: String) {
+    guard let pool = pools.removeValue(forKey: poolId) else { return }
+    poolOrder.removeAll { $0 == poolId }
+    poolByClient[pool.clientId] = nil
+    byTag = byTag.filter { $0.value.poolId != poolId }
   }
 
   /// Creates or replaces `user` of `poolId` with the user. variables of `configuration`

@@ -195,6 +195,10 @@ package actor SimulatedUserPool: CognitoBackend {
   /// The challenge parameters of the last challenge the pool sent, and the last TOTP secret.
   package private(set) var lastChallengeParameters: [String: String] = [:]
   package private(set) var lastSecretCode: String?
+  /// Every challenge name the pool asked for, each once, in the order first asked.
+  package private(set) var issuedChallenges: [String] = []
+  /// The challenge the pool answers with after `injectUnknownChallenge` (a future enum value).
+  package static let unknownChallenge = "FUTURE_CHALLENGE_2027"
   /// The part of the pool id after "_", which SRP hashes and signs.
   let poolName: String
   /// The source of SRP's salt, secret b and secret blocks; drawn only by SRP flows.
@@ -410,6 +414,7 @@ package actor SimulatedUserPool: CognitoBackend {
     session.flow = context
     store(session, as: id)
     lastChallengeParameters = parameters
+    if !issuedChallenges.contains(name) { issuedChallenges.append(name) }
     var body: JSONObject = [
       "ChallengeName": .string(name), "Session": .string(id),
       "ChallengeParameters": .object(parameters.mapValues { .string($0) }),
@@ -598,7 +603,7 @@ package actor SimulatedUserPool: CognitoBackend {
       unknownPending = false
       var response = operation == "InitiateAuth" ? try initiate(request) : try respond(request)
       if response["ChallengeName"] != nil || response["AuthenticationResult"] != nil {
-        response = challenge("FUTURE_CHALLENGE_2027", Session(challenge: "FUTURE_CHALLENGE_2027"))
+        response = challenge(Self.unknownChallenge, Session(challenge: Self.unknownChallenge))
       }
       return response
     }

@@ -7,7 +7,7 @@ import SignInClient
 /// The reference client behind the adapter protocol: one `SignInClient` per case (made by
 /// `reset`), calling Cognito at the endpoint `hello` gave.
 actor ReferenceAdapter {
-  /// The client and version `hello` reports.
+  /// The client and version `hello` reports (a deliberately broken client adds its bug).
   static let client = "signin-spec SignInClient 1"
   /// Every auth flow the reference client has.
   static let flows = SignInRequestOptions.AuthFlow.allCases.map(\.rawValue)
@@ -20,22 +20,20 @@ actor ReferenceAdapter {
   ]
   /// The step names the adapter reports: `AuthSignInStep`'s case names, which the models give
   /// as `swift:` names, so each maps to itself.
-  static let steps = [
-    "confirmSignInWithSMSMFACode", "confirmSignInWithCustomChallenge", "confirmSignInWithNewPassword",
-    "confirmSignInWithPassword", "confirmSignInWithTOTPCode", "continueSignInWithTOTPSetup",
-    "continueSignInWithMFASelection", "continueSignInWithEmailMFASetup", "continueSignInWithMFASetupSelection",
-    "confirmSignInWithOTP", "continueSignInWithFirstFactorSelection", "resetPassword", "confirmSignUp", "done",
-  ]
+  static let steps = AuthSignInStep.caseNames
   /// How long one Cognito request may take by default before the client reports a network error.
   static let defaultRequestTimeout: TimeInterval = 20
 
   let hooks: ClientHooks
+  /// The deliberate bug the client has, if any (named in `hello`'s client).
+  let bug: String?
   let requestTimeout: TimeInterval
   private var endpoint: URL?
   private var client: SignInClient?
 
-  init(hooks: ClientHooks, requestTimeout: TimeInterval) {
+  init(hooks: ClientHooks, bug: String? = nil, requestTimeout: TimeInterval) {
     self.hooks = hooks
+    self.bug = bug
     self.requestTimeout = requestTimeout
   }
 
@@ -45,7 +43,8 @@ actor ReferenceAdapter {
       self.endpoint = URL(string: endpoint)
       return .hello(
         AdapterHello(
-          id: request.id, protocol: AdapterProcess.protocolVersion, client: Self.client,
+          id: request.id, protocol: AdapterProcess.protocolVersion,
+          client: Self.client + (bug.map { " with the deliberate bug \($0)" } ?? ""),
           steps: Dictionary(uniqueKeysWithValues: Self.steps.map { ($0, $0) }),
           capabilities: .init(flows: Self.flows, challenges: Self.challenges)))
     case .reset(let poolId, let clientId, _, _):

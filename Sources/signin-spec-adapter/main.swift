@@ -17,6 +17,7 @@ import SignInClient
 #endif
 
 var hooks = ClientHooks.reference
+var bug: String?
 var requestTimeout = ReferenceAdapter.defaultRequestTimeout
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -30,6 +31,7 @@ while let argument = arguments.popFirst() {
       exit(64)
     }
     hooks = DeliberateBug(rawValue: name)?.hooks ?? .reference
+    bug = DeliberateBug(rawValue: name)?.rawValue
   case "--request-timeout":
     guard let text = arguments.popFirst(), let seconds = Double(text), seconds > 0 else {
       FileHandle.standardError.write(Data("signin-spec-adapter: --request-timeout takes a number of seconds\n".utf8))
@@ -46,7 +48,7 @@ while let argument = arguments.popFirst() {
   }
 }
 
-let adapter = ReferenceAdapter(hooks: hooks, requestTimeout: requestTimeout)
+let adapter = ReferenceAdapter(hooks: hooks, bug: bug, requestTimeout: requestTimeout)
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
 while let line = readLine(strippingNewline: true) {

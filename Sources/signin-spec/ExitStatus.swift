@@ -12,6 +12,9 @@ enum ExitStatus {
   static let internalError = ExitCode(3)
   /// Inconclusive: a resource limit was reached (verdict UNKNOWN) and nothing was violated.
   static let inconclusive = ExitCode(4)
+  /// The client under test misbehaved: its adapter crashed, hung, answered garbage or broke
+  /// the protocol (docs/guide/adapters.md); not a verdict on the client's sign-in.
+  static let clientMisbehaved = ExitCode(5)
   /// Bad command-line usage (argument-parser's EX_USAGE).
   static let usage = ExitCode(64)
 }

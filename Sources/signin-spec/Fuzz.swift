@@ -1,5 +1,8 @@
+import AdapterFuzzing
 import ArgumentParser
+import ClientAdapters
 import ClientBugs
+import Conformance
 import Dispatch
 import Foundation
 import Fuzzing
@@ -18,6 +21,12 @@ struct Fuzz: AsyncParsableCommand {
         signin-spec fuzz --time 30s --seed 42
         signin-spec fuzz --runs 20000 --shard 2/4 --corpus corpus-2
         signin-spec fuzz --runs 2000 --client stuckOnUnknownChallenge --no-save --format markdown
+        signin-spec fuzz --runs 2000 --adapter "python3 adapters/boto3/adapter.py" --corpus counterexamples/adapters/boto3
+
+      With --adapter the client under test is any client behind an adapter process (JSON lines on its
+      stdin/stdout, docs/guide/adapters.md), one per job, against pools served over HTTP in this process.
+      Cases the client cannot run (a flow or challenge its hello does not list) are counted, not failed.
+      Exit 5 when the adapter misbehaves (crashes, hangs, answers garbage).
       """)
 
   enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, markdown }
@@ -42,6 +51,15 @@ struct Fuzz: AsyncParsableCommand {
 
   @Option(help: "reference, or a deliberate bug: \(DeliberateBug.allCases.map(\.rawValue).joined(separator: ", ")).")
   var client = "reference"
+
+  @Option(
+    help: ArgumentHelp(
+      "Fuzz the client behind this adapter command (split as a shell splits a simple command, no expansion).",
+      valueName: "command"))
+  var adapter: String?
+
+  @Option(help: "With --adapter: seconds each adapter call may take before the adapter counts as hung.")
+  var adapterTimeLimit: Double = AdapterProcess.defaultTimeLimit
 
   @Option(help: "Where shrunk failures are saved (named by content hash).")
   var corpus = "counterexamples"
@@ -74,6 +92,15 @@ struct Fuzz: AsyncParsableCommand {
       throw ValidationError("--srp-share takes a number from 0 to 1, not \(srpShare)")
     }
     if !noSave { try OptionChecks.folder(corpus, "--corpus") }
+    if let adapter {
+      if client != "reference" {
+        throw ValidationError("--client and --adapter exclude each other: --adapter names the client under test")
+      }
+      do { _ = try AdapterCommand(parsing: adapter) } catch { throw ValidationError("--adapter: \(error)") }
+    }
+    guard adapterTimeLimit.isFinite, adapterTimeLimit > 0, adapterTimeLimit <= 3_600 else {
+      throw ValidationError("--adapter-time-limit takes seconds from 0 to 3600, not \(adapterTimeLimit)")
+    }
   }
 
   @Sendable static func printProgress(_ cases: Int, _ found: Int) {
@@ -120,13 +147,37 @@ struct Fuzz: AsyncParsableCommand {
     }
     let (k, n) = parts
     let bugs: Set<DeliberateBug> = DeliberateBug(rawValue: client).map { [$0] } ?? []
-    let fuzzer = Fuzzer(
-      executor: CaseExecutor(model: loaded, hooks: DeliberateBug.hooks(for: bugs)), srpShare: srpShare)
-    if let problem = fuzzer.configurationProblem { throw refuse(problem) }
+    let clientUnderTest: ClientUnderTestRun
+    do {
+      clientUnderTest = try await ClientUnderTestRun.start(
+        adapter, jobs: jobs, model: loaded, timeLimit: adapterTimeLimit)
+    } catch {
+      printError("error: the client under test misbehaved: \(error)")
+      throw ExitStatus.clientMisbehaved
+    }
+    defer { clientUnderTest.stop() }
+    let fuzzers =
+      (clientUnderTest.workers?.executors ?? [CaseExecutor(model: loaded, hooks: DeliberateBug.hooks(for: bugs))])
+      .map { Fuzzer(executor: $0, srpShare: srpShare) }
+    let fuzzer = fuzzers[0]
+    let clientName = clientUnderTest.workers.map { $0.profile.name } ?? client
+    if let problem = fuzzer.configurationProblem {
+      if let profile = clientUnderTest.workers?.profile, case .notCovered = problem {
+        printError(
+          "\(model): error: no configuration of the model runs on \(profile.name): it lists the flows "
+            + (profile.flows ?? []).sorted().joined(separator: ", ") + " (hello's capabilities.flows)")
+        throw ExitStatus.inconclusive
+      }
+      throw refuse(problem)
+    }
     let deadline = time.flatMap(Self.seconds).map { DispatchTime.now() + $0 }
     let total = runs ?? 100_000_000
     let showProgress = format == .text && isatty(1) != 0 && ProcessInfo.processInfo.environment["CI"] == nil
-    if format == .text { print("fuzz \(loaded.name), client \(client), seed \(seed), shard \(k)/\(n), \(jobs) jobs") }
+    if format == .text {
+      print(
+        "fuzz \(loaded.name), client \(clientName)" + (adapter.map { " through adapter `\($0)`" } ?? "")
+          + ", seed \(seed), shard \(k)/\(n), \(jobs) jobs")
+    }
     // Shard, then job: index i belongs to shard (i mod n) and job ((i div n) mod jobs).
     let perJob = runs.map { ($0 + jobs - 1) / jobs } ?? Int.max
     let plans = (0..<jobs).map { job in stride(from: k - 1 + job * n, to: total, by: n * jobs).prefix(perJob) }
@@ -134,6 +185,7 @@ struct Fuzz: AsyncParsableCommand {
     let summaries = await withTaskGroup(of: FuzzSummary.self) { group in
       for (job, indices) in plans.enumerated() {
         let report = job == 0 ? progress : nil
+        let fuzzer = fuzzers[job % fuzzers.count]
         group.addTask { await fuzzer.run(seed: seed, indices: indices, deadline: deadline, progress: report) }
       }
       var all: [FuzzSummary] = []
@@ -141,6 +193,10 @@ struct Fuzz: AsyncParsableCommand {
       return all
     }
     if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+    if let failure = summaries.lazy.compactMap(\.clientFailure).first {
+      printError("error: the client under test misbehaved: \(failure)")
+      throw ExitStatus.clientMisbehaved
+    }
     if let problem = summaries.lazy.compactMap(\.configurationProblem).first { throw refuse(problem) }
     var summary = FuzzSummary()
     summary.allTransitions = summaries.first?.allTransitions ?? []
@@ -150,8 +206,9 @@ struct Fuzz: AsyncParsableCommand {
     var saved: [String] = []
     if !noSave {
       for finding in summary.findings {
-        let file = CounterexampleFile(
-          finding: finding, model: loaded, client: client, tool: "signin-spec \(SignInSpec.version)")
+        var file = CounterexampleFile(
+          finding: finding, model: loaded, client: clientName, tool: "signin-spec \(SignInSpec.version)")
+        file.adapter = adapter.map { CounterexampleFile.AdapterReference(command: $0, client: clientName) }
         saved.append(try file.write(to: corpus))
       }
     }
@@ -159,11 +216,12 @@ struct Fuzz: AsyncParsableCommand {
     if format == .json {
       let object: [String: Any] = [
         "format": "signin-spec-fuzz-report", "version": 1, "tool": "signin-spec \(SignInSpec.version)",
-        "model": loaded.name, "client": client, "seed": String(seed), "shard": "\(k)/\(n)", "cases": summary.cases,
+        "model": loaded.name, "client": clientName, "seed": String(seed), "shard": "\(k)/\(n)", "cases": summary.cases,
         "calls": summary.calls, "seconds": summary.seconds, "failures": summary.findings.count, "saved": saved,
         "transitions": summary.allTransitions.count, "covered": coveredCount, "neverExercised": summary.neverExercised,
         "srpCases": summary.srpCases, "srpShare": srpShare,
-      ]
+        "unsupported": summary.unsupported, "unsupportedCases": summary.unsupported.values.reduce(0, +),
+      ].merging(adapter.map { ["adapter": $0] } ?? [:]) { $1 }
       let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
       print(String(decoding: data, as: UTF8.self))
     } else if format == .markdown {
@@ -174,7 +232,7 @@ struct Fuzz: AsyncParsableCommand {
       }
       print(
         FuzzMarkdown(
-          model: loaded.name, client: client, seed: String(seed), shard: "\(k)/\(n)", cases: summary.cases,
+          model: loaded.name, client: clientName, seed: String(seed), shard: "\(k)/\(n)", cases: summary.cases,
           calls: summary.calls, seconds: summary.seconds, covered: coveredCount,
           transitions: summary.allTransitions.count,
           neverExercised: summary.neverExercised, failures: failures
@@ -188,6 +246,16 @@ struct Fuzz: AsyncParsableCommand {
         "  SRP cases: \(summary.srpCases) of \(summary.cases) (--srp-share \(srpShare)); cases/s run, SRP "
           + Self.rate(summary.srpCasesPerSecond) + ", without SRP " + Self.rate(summary.otherCasesPerSecond))
       print("  transition coverage: \(coveredCount)/\(summary.allTransitions.count)")
+      if let profile = clientUnderTest.workers?.profile {
+        let unsupported = summary.unsupported.values.reduce(0, +)
+        print(
+          "  unsupported by this client: \(unsupported) case\(unsupported == 1 ? "" : "s") not judged past the call "
+            + "where the pool asked for a challenge its hello does not list; configurations drawn only for its flows ("
+            + (profile.flows ?? []).sorted().joined(separator: ", ") + ")")
+        for (reason, count) in summary.unsupported.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
+          print("    \(reason): \(count)")
+        }
+      }
       let never = summary.neverExercised
       if !never.isEmpty {
         print("  never exercised (\(never.count)):")
@@ -204,7 +272,10 @@ struct Fuzz: AsyncParsableCommand {
             + String(format: "%.2f s", finding.secondsToFind) + "; stands for \(finding.rawFailures) failing case"
             + (finding.rawFailures == 1 ? "" : "s") + "; saved as \(path)")
       }
-      print("  replay with: signin-spec replay \(corpus)   (seed \(seed))")
+      print(
+        "  replay with: signin-spec replay \(corpus)"
+          + (adapter.map { " --adapter \(AdapterCommand.quoted($0))" } ?? "")
+          + "   (seed \(seed))")
     }
     if !summary.findings.isEmpty { throw ExitStatus.violation }
   }

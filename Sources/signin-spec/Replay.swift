@@ -1,5 +1,8 @@
+import AdapterFuzzing
 import ArgumentParser
+import ClientAdapters
 import ClientBugs
+import Conformance
 import Foundation
 import Fuzzing
 import SafeFiles
@@ -16,6 +19,12 @@ struct Replay: AsyncParsableCommand {
         signin-spec replay counterexamples/84fd369361e675ed.json --explain
         signin-spec replay counterexamples --client stuckOnUnknownChallenge
         signin-spec replay corpus --allow-empty
+        signin-spec replay counterexamples/adapters/boto3 --adapter "python3 adapters/boto3/adapter.py"
+
+      A case found through an adapter (its file names one) replays only with --adapter; without it the
+      case is listed as needing one and neither passes nor fails. With --adapter every case runs on the
+      client behind it; a case whose flow or challenges that client does not support is UNSUPPORTED.
+      Exit 5 when the adapter misbehaves.
       """)
 
   @Argument(help: "Counterexample files or folders (default: counterexamples/).")
@@ -23,6 +32,14 @@ struct Replay: AsyncParsableCommand {
 
   @Option(help: "reference (default), or a deliberate bug, to check a case still catches it.")
   var client = "reference"
+
+  @Option(
+    help: ArgumentHelp(
+      "Replay on the client behind this adapter command (docs/guide/adapters.md).", valueName: "command"))
+  var adapter: String?
+
+  @Option(help: "With --adapter: seconds each adapter call may take before the adapter counts as hung.")
+  var adapterTimeLimit: Double = AdapterProcess.defaultTimeLimit
 
   @Flag(help: "Print each case: configuration, calls, what the model expects and what the client did.")
   var explain = false
@@ -85,6 +102,24 @@ struct Replay: AsyncParsableCommand {
     return files
   }
 
+  func validate() throws {
+    if let adapter {
+      if client != "reference" {
+        throw ValidationError("--client and --adapter exclude each other: --adapter names the client under test")
+      }
+      do { _ = try AdapterCommand(parsing: adapter) } catch { throw ValidationError("--adapter: \(error)") }
+    }
+    guard adapterTimeLimit.isFinite, adapterTimeLimit > 0, adapterTimeLimit <= 3_600 else {
+      throw ValidationError("--adapter-time-limit takes seconds from 0 to 3600, not \(adapterTimeLimit)")
+    }
+  }
+
+  /// The adapters of the run by model content hash, each started for the first case of its
+  /// model (hello's step table is checked against the model).
+  final class AdapterRuns {
+    var runs: [String: ClientUnderTestRun] = [:]
+  }
+
   func run() async throws {
     let files = try casePaths()
     guard let bugs: Set<DeliberateBug> = client == "reference" ? [] : DeliberateBug(rawValue: client).map({ [$0] })
@@ -94,6 +129,11 @@ struct Replay: AsyncParsableCommand {
     var failed = 0
     var stale: [String] = []
     var pruned = 0
+    var needsAdapter: [String] = []
+    var unsupported = 0
+    let adapters = AdapterRuns()
+    defer { for run in adapters.runs.values { run.stop() } }
+    var clientName = client
     for casePath in files {
       let path = casePath.path
       let file: CounterexampleFile
@@ -140,8 +180,41 @@ struct Replay: AsyncParsableCommand {
         if explain { print(file.explain().split(separator: "\n").map { "        " + $0 }.joined(separator: "\n")) }
         continue
       }
-      let execution = await CaseExecutor(model: model, hooks: DeliberateBug.hooks(for: bugs)).execute(file.fuzzCase)
-      if execution.failed {
+      let executor: CaseExecutor
+      if let adapter {
+        if adapters.runs[model.contentHash] == nil {
+          do {
+            adapters.runs[model.contentHash] = try await ClientUnderTestRun.start(
+              adapter, jobs: 1, model: model, timeLimit: adapterTimeLimit)
+          } catch {
+            printError("error: the client under test misbehaved: \(error)")
+            throw ExitStatus.clientMisbehaved
+          }
+        }
+        guard let workers = adapters.runs[model.contentHash]?.workers else { preconditionFailure("started above") }
+        executor = workers.executors[0]
+        clientName = workers.profile.name
+      } else if let needed = file.adapter {
+        needsAdapter.append(path)
+        print("NEEDS   \(path): found through adapter `\(needed.command)` (\(needed.client)); replay with --adapter")
+        continue
+      } else {
+        executor = CaseExecutor(model: model, hooks: DeliberateBug.hooks(for: bugs))
+      }
+      let execution = await executor.execute(file.fuzzCase)
+      if let failure = execution.clientFailure {
+        printError("error: \(path): the client under test misbehaved: \(failure)")
+        throw ExitStatus.clientMisbehaved
+      }
+      if let reason = execution.unsupported {
+        unsupported += 1
+        print("UNSUPPORTED \(path): \(clientName) does not support \(reason)")
+      } else if adapter != nil, !executor.harness.covers(file.fuzzCase.configuration) {
+        unsupported += 1
+        print(
+          "UNSUPPORTED \(path): \(clientName) cannot run its configuration (a flow its hello does not list, or a remembered device)"
+        )
+      } else if execution.failed {
         failed += 1
         print("FAILS   \(path): \(execution.message ?? "")\(note)")
       } else if !execution.valid {
@@ -162,10 +235,12 @@ struct Replay: AsyncParsableCommand {
       }
       if explain { print(file.explain().split(separator: "\n").map { "        " + $0 }.joined(separator: "\n")) }
     }
-    let passed = files.count - failed - stale.count - pruned
+    let passed = files.count - failed - stale.count - pruned - needsAdapter.count - unsupported
     print(
-      "\(files.count) case\(files.count == 1 ? "" : "s") replayed on the \(client) client: \(passed) passed, "
-        + "\(failed) failed, \(stale.count) stale" + (pruneStale ? ", \(pruned) pruned" : ""))
+      "\(files.count) case\(files.count == 1 ? "" : "s") replayed on the \(clientName) client: \(passed) passed, "
+        + "\(failed) failed, \(stale.count) stale" + (pruneStale ? ", \(pruned) pruned" : "")
+        + (needsAdapter.isEmpty ? "" : ", \(needsAdapter.count) need an adapter (not replayed)")
+        + (adapter == nil ? "" : ", \(unsupported) unsupported by this client"))
     if !stale.isEmpty {
       printError(
         "error: \(stale.count) STALE case\(stale.count == 1 ? "" : "s") (the calls no longer fit the model): "

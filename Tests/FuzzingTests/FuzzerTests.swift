@@ -58,7 +58,7 @@ struct FuzzerTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 1)
     let read = try CounterexampleFile.read(path)
     #expect(read == file)
-    #expect(read.version == 2 && read.model.contentHash == Self.model.contentHash)
+    #expect(read.version == 3 && read.model.contentHash == Self.model.contentHash)
     #expect(read.itf.meta["format"] == .string("ITF"))
     #expect(read.itf.states.count == read.calls.count + 1)
     // Every state gives every listed variable a value of its domain's kind.

@@ -96,7 +96,9 @@ struct SRPConformanceTests {
     let (outcomes, run) = try await Self.run(
       Self.device.merging(["user.deviceRemembered": "true"]) { $1 }, ["correctPassword"])
     #expect(outcomes == [.step("done")])
-    #expect(await run.client.rememberedDevice(for: SimulatedUserPool.username)?.key == run.pool.configuredDevice?.key)
+    let client = try #require(run.client as? InProcessClient)
+    #expect(
+      await client.client.rememberedDevice(for: SimulatedUserPool.username)?.key == run.pool.configuredDevice?.key)
   }
 
   @Test("without a remembered device MFA is asked, and the client confirms the device the tokens name")
@@ -104,7 +106,8 @@ struct SRPConformanceTests {
     let (outcomes, run) = try await Self.run(
       Self.device.merging(["user.deviceRemembered": "false"]) { $1 }, ["correctPassword", "correctCode"])
     #expect(outcomes == [.step("confirmSignInWithSMSMFACode"), .step("done")])
-    let device = try #require(await run.client.rememberedDevice(for: SimulatedUserPool.username))
+    let client = try #require(run.client as? InProcessClient)
+    let device = try #require(await client.client.rememberedDevice(for: SimulatedUserPool.username))
     #expect(device.key.hasPrefix("us-east-1_"), "ConfirmDevice took the device the pool issued: \(device.key)")
   }
 

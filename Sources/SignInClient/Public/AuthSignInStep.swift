@@ -88,6 +88,14 @@ public enum AuthSignInStep: Sendable, Equatable {
   case confirmSignUp(AdditionalInfo?)
   case done
 
+  /// Every case's `name`, in declaration order.
+  public static let caseNames = [
+    "confirmSignInWithSMSMFACode", "confirmSignInWithCustomChallenge", "confirmSignInWithNewPassword",
+    "confirmSignInWithPassword", "confirmSignInWithTOTPCode", "continueSignInWithTOTPSetup",
+    "continueSignInWithMFASelection", "continueSignInWithEmailMFASetup", "continueSignInWithMFASetupSelection",
+    "confirmSignInWithOTP", "continueSignInWithFirstFactorSelection", "resetPassword", "confirmSignUp", "done",
+  ]
+
   /// The case name, as Amplify Swift spells it (and the models' `swift:` names).
   public var name: String {
     switch self {

@@ -1,0 +1,56 @@
+import AdapterFuzzing
+import Conformance
+import Dispatch
+import Foundation
+import SignInModel
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The client `fuzz` and `replay` check: the reference client in process (no adapter), or the
+/// client behind `--adapter`, one adapter per job against pools served in this process. While
+/// adapters run, SIGINT, SIGTERM and SIGHUP end them before this process exits (no orphans).
+struct ClientUnderTestRun {
+  /// The served pools and adapters (nil: the reference client in process).
+  let pools: ServedPools?
+  let workers: AdapterWorkers?
+  private let signals: [DispatchSourceSignal]
+
+  static func start(_ adapter: String?, jobs: Int, model: SignInModel, timeLimit: Double) async throws(ClientFailure)
+    -> ClientUnderTestRun
+  {
+    guard let adapter else { return ClientUnderTestRun(pools: nil, workers: nil, signals: []) }
+    let pools: ServedPools
+    do { pools = try await ServedPools.start() } catch {
+      throw ClientFailure("the pools for the adapter could not be served on 127.0.0.1: \(error)")
+    }
+    let workers: AdapterWorkers
+    do {
+      workers = try await AdapterWorkers.start(
+        command: adapter, count: jobs, pools: pools, model: model, timeLimit: timeLimit)
+    } catch {
+      await pools.stop()
+      throw error
+    }
+    let signals = [SIGINT, SIGTERM, SIGHUP].map { number in
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler {
+        workers.close()
+        signal(number, SIG_DFL)
+        kill(getpid(), number)
+      }
+      source.resume()
+      return source
+    }
+    return ClientUnderTestRun(pools: pools, workers: workers, signals: signals)
+  }
+
+  /// Ends the adapters (closing their stdin, then signals; see `AdapterProcess.close`) and
+  /// stops answering signals for them.
+  func stop() {
+    for source in signals { source.cancel() }
+    workers?.close()
+  }
+}
