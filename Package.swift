@@ -159,7 +159,10 @@ let package = Package(
       ]),
     .testTarget(
       name: "ClientAdaptersTests",
-      dependencies: ["ClientAdapters", "CognitoServer", "SimulatedCognito", "SignInClient", "CognitoWire"]),
+      dependencies: [
+        "ClientAdapters", "CognitoServer", "SimulatedCognito", "SignInClient", "CognitoWire", "AdapterFuzzing",
+        "Conformance", "Fuzzing", "ClientBugs", "SignInModel",
+      ]),
     .testTarget(name: "LoaderFuzzTests", dependencies: ["LoaderFuzzing", "SignInModel", "ModelChecking"]),
   ]
 )

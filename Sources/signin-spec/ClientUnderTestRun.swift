@@ -37,6 +37,7 @@ struct ClientUnderTestRun {
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
       source.setEventHandler {
+        interruption.begin()
         workers.close()
         signal(number, SIG_DFL)
         kill(getpid(), number)
@@ -48,9 +49,34 @@ struct ClientUnderTestRun {
   }
 
   /// Ends the adapters (closing their stdin, then signals; see `AdapterProcess.close`) and
-  /// stops answering signals for them.
+  /// stops answering signals for them. After a signal it never returns: the handler is ending
+  /// the adapters and then this process, by the same signal (an exit now would leave them).
   func stop() {
+    Self.waitIfInterrupted()
     for source in signals { source.cancel() }
     workers?.close()
   }
 }
+
+extension ClientUnderTestRun {
+  /// Never returns once a signal is ending the run (so an adapter closed by the handler is not
+  /// reported as misbehaving); returns at once otherwise.
+  static func waitIfInterrupted() { interruption.waitIfBegun() }
+}
+
+/// Whether a signal is ending the run. `@unchecked Sendable` is safe: `begun` is read and
+/// written only under `lock`.
+private final class Interruption: @unchecked Sendable {
+  private let lock = NSLock()
+  private var begun = false
+
+  func begin() { lock.withLock { begun = true } }
+
+  /// Blocks forever once a signal handler has begun (it ends the process).
+  func waitIfBegun() {
+    guard lock.withLock({ begun }) else { return }
+    while true { pause() }
+  }
+}
+
+private let interruption = Interruption()

@@ -194,6 +194,7 @@ struct Fuzz: AsyncParsableCommand {
     }
     if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
     if let failure = summaries.lazy.compactMap(\.clientFailure).first {
+      ClientUnderTestRun.waitIfInterrupted()
       printError("error: the client under test misbehaved: \(failure)")
       throw ExitStatus.clientMisbehaved
     }

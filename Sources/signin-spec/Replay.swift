@@ -203,6 +203,7 @@ struct Replay: AsyncParsableCommand {
       }
       let execution = await executor.execute(file.fuzzCase)
       if let failure = execution.clientFailure {
+        ClientUnderTestRun.waitIfInterrupted()
         printError("error: \(path): the client under test misbehaved: \(failure)")
         throw ExitStatus.clientMisbehaved
       }
