@@ -9,7 +9,7 @@ BUILD_FLAGS ?= -c release -Xswiftc -enable-testing
 BIN = .build/release/signin-spec
 JUNIT ?= .build/verify.junit.xml
 
-.PHONY: corpus corpus-check verify test test-long test-times test-build bench bench-serve build deps moto python-tools clean graphs graphviz ci-tools lint-ci format format-check fuzz-loader
+.PHONY: corpus corpus-check verify test test-long test-times test-build bench bench-serve bench-adapters build deps moto python-tools clean graphs graphviz ci-tools lint-ci format format-check fuzz-loader
 
 MODELS = $(wildcard models/*.yaml)
 DEBUG_BIN = .build/debug/signin-spec
@@ -177,6 +177,13 @@ BENCH_SERVE_COUNT ?= 500
 bench-serve: build python-tools
 	python3 scripts/serve-load.py --binary $(BIN) --scenario password --scenario srp-totp \
 	  --clients 1 --clients 8 --count $(BENCH_SERVE_COUNT) --seconds 60
+
+## Client adapters (docs/guide/adapters.md): calls/s on USER_PASSWORD_AUTH through the table adapter
+## (the protocol alone, beside a call through serve), the reference adapter and the boto3 adapter;
+## then the deliberate-bug table through the reference adapter beside in process. About a minute.
+bench-adapters: build python-tools
+	$(BIN) bench --adapters --adapter "python3 adapters/boto3/adapter.py"
+	$(BIN) bench --adapter-bugs
 
 ## Regenerate counterexamples/ after a change of the models or the oracle: every deliberate bug
 ## on every shipped model, seed 3, each failure shrunk and saved once per root cause; then replay

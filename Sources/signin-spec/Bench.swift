@@ -1,4 +1,5 @@
 import ArgumentParser
+import ClientAdapters
 import Dispatch
 import Foundation
 import Fuzzing
@@ -17,6 +18,8 @@ struct Bench: AsyncParsableCommand {
         signin-spec bench
         signin-spec bench models/2023-swift.yaml
         signin-spec bench --bugs
+        signin-spec bench --adapters --adapter "python3 adapters/boto3/adapter.py"
+        signin-spec bench --adapter-bugs
       """)
 
   @OptionGroup var modelOptions: ModelOptions
@@ -40,8 +43,27 @@ struct Bench: AsyncParsableCommand {
   @Flag(help: "Only the fuzzer table: oracle transitions/s and client sessions/s per core.")
   var fuzzer = false
 
+  @Flag(
+    help:
+      "Only the adapter table: calls/s on USER_PASSWORD_AUTH through the table adapter (the protocol alone), the reference adapter and each --adapter, beside a call through serve."
+  )
+  var adapters = false
+
+  @Option(help: "With --adapters: another adapter command to time (repeatable).")
+  var adapter: [String] = []
+
+  @Option(help: "With --adapters: sign-ins per adapter.")
+  var signIns = 2_000
+
+  @Flag(help: "Only the deliberate-bug table through the reference adapter beside in process (2026 model by default).")
+  var adapterBugs = false
+
   func validate() throws {
     for k in factor { try OptionChecks.range(k, 1...64, "--factor") }
+    try OptionChecks.range(signIns, 1...1_000_000, "--sign-ins")
+    for command in adapter {
+      do { _ = try AdapterCommand(parsing: command) } catch { throw ValidationError("--adapter: \(error)") }
+    }
   }
 
   static func time<T>(_ work: () -> T) -> (T, Double) {
@@ -51,6 +73,18 @@ struct Bench: AsyncParsableCommand {
   }
 
   func run() async throws {
+    if adapters {
+      let commands = [Self.tableAdapter, AdapterCommand(program: Self.referenceAdapter).text] + adapter
+      if try await !Self.adapterTable(adapters: commands, signIns: signIns) { throw ExitStatus.clientMisbehaved }
+      return
+    }
+    if adapterBugs {
+      var options = ModelOptions()
+      options.models = [modelOptions.models.first ?? "models/2026-all-platforms.yaml"]
+      let model = try options.loadModels()[0]
+      if try await !Self.adapterBugTable(model: model, seed: seed, runs: 20_000) { throw ExitStatus.violation }
+      return
+    }
     if bugs {
       var options = ModelOptions()
       options.models = [modelOptions.models.first ?? "models/2026-all-platforms.yaml"]

@@ -74,8 +74,8 @@ struct AdapterFuzzTests {
     try await Self.assertCaught(bug, cases: 3_000)
   }
 
-  /// Runs `cases` cases on the adapter with `bug` and in process; both must find it, and the
-  /// shrunk case found through the adapter fails again through it.
+  /// Runs `cases` cases on the adapter with `bug` and in process; both must find it at the same
+  /// case, and the shrunk case found through the adapter fails again through it.
   static func assertCaught(_ bug: DeliberateBug, cases: Int) async throws {
     try await withAdapter(reference(["--client", bug.rawValue])) { workers in
       let fuzzer = Fuzzer(executor: workers.executors[0])
@@ -86,6 +86,8 @@ struct AdapterFuzzTests {
       ).run(seed: 3, indices: 0..<cases, deadline: nil, stopAtFirstFailure: true)
       #expect(!local.findings.isEmpty, "\(bug) is found in process")
       let finding = try #require(served.findings.first, "\(bug) is found through the adapter")
+      // The same cases run either way: the adapter fails first on the same one.
+      #expect(finding.index == local.findings.first?.index)
       #expect(served.clientFailure == nil)
       let again = await workers.executors[0].execute(finding.fuzzCase)
       #expect(again.failed, "the shrunk case fails again through the adapter")
@@ -198,5 +200,16 @@ struct AdapterFuzzTests {
         failure.description.contains("with the step \"SOMETHING_NEW\", which its hello's steps table does not map"))
       #expect(summary.findings.isEmpty)
     }
+  }
+}
+
+/// The whole catalogue of deliberately broken clients through the reference adapter (the fast
+/// tier checks three): the protocol loses nothing a bug shows.
+@Suite("The deliberate-bug catalogue through the adapter")
+struct AdapterCatalogueLongTests {
+  @Test(
+    "every deliberately broken client is caught through the adapter, as in process", arguments: DeliberateBug.allCases)
+  func caught(_ bug: DeliberateBug) async throws {
+    try await AdapterFuzzTests.assertCaught(bug, cases: 20_000)
   }
 }
