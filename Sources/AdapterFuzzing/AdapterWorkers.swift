@@ -19,13 +19,23 @@ package struct AdapterWorkers: Sendable {
     command: String, count: Int, pools: ServedPools, model: SignInModel,
     timeLimit: Double = AdapterProcess.defaultTimeLimit
   ) async throws(ClientFailure) -> AdapterWorkers {
+    try await start(
+      command: command, count: count, endpoint: pools.endpoint, connection: { pools.connection() }, model: model,
+      timeLimit: timeLimit)
+  }
+
+  /// Starts `count` adapters of `command` for `model`, each given `endpoint` in `hello` and its
+  /// own `connection()` (a `serve` elsewhere: `RemotePools`).
+  package static func start(
+    command: String, count: Int, endpoint: String, connection: () -> PoolConnection, model: SignInModel,
+    timeLimit: Double = AdapterProcess.defaultTimeLimit
+  ) async throws(ClientFailure) -> AdapterWorkers {
     var sessions: [AdapterSession] = []
     var executors: [CaseExecutor] = []
     for _ in 0..<max(1, count) {
       let session: AdapterSession
       do {
-        session = try await AdapterSession(
-          command: command, endpoint: pools.endpoint, model: model, timeLimit: timeLimit)
+        session = try await AdapterSession(command: command, endpoint: endpoint, model: model, timeLimit: timeLimit)
       } catch {
         for started in sessions { started.close() }
         throw error
@@ -34,7 +44,7 @@ package struct AdapterWorkers: Sendable {
       executors.append(
         CaseExecutor(
           harness: Harness(
-            model: model, connection: pools.connection(), client: session.makeClient, profile: session.profile)))
+            model: model, connection: connection(), client: session.makeClient, profile: session.profile)))
     }
     return AdapterWorkers(sessions: sessions, executors: executors)
   }

@@ -100,7 +100,7 @@ package enum CognitoExchange {
     }
   }
 
-  static func encode(_ value: JSONValue) -> [UInt8] {
+  package static func encode(_ value: JSONValue) -> [UInt8] {
     // A JSONValue holds only strings, finite numbers, booleans, null, arrays and objects.
     guard let data = try? JSONEncoder().encode(value) else { return Array("{}".utf8) }
     return Array(data)

@@ -9,9 +9,20 @@ import SimulatedCognito
 ///   first, as `{"messages": [{"username", "medium", "destination", "code", "operation", "time"}]}`.
 /// - `POST /_signin-spec/faults` with `{"username", "poolId"?, "operation", "fault", "error",
 ///   "count"}`: U's next `count` requests of `operation` fail that way.
-/// - `POST /_signin-spec/pools` with `{"set": {...}}`: a new pool; answers `{"poolId", "clientId"}`.
+/// - `POST /_signin-spec/pools` with `{"set": {...}, "lifecycle"?, "codes"?}`: a new pool;
+///   answers `{"poolId", "clientId"}`. `lifecycle` `perFlow` makes every InitiateAuth start from
+///   the configuration (a fuzzer's case; default `persistent`, Cognito's); `codes` `fixed` makes
+///   123456 the right code for every code (default: the server's).
+/// - `DELETE /_signin-spec/pools/<poolId>`: forgets the pool, its users and their sessions.
 /// - `PUT /_signin-spec/pools/<poolId>/users/<username>` with `{"password", "set", "totpSecret"?,
 ///   "devices"?}`: creates or replaces a user.
+/// - `POST /_signin-spec/pools/<poolId>/users/<username>/inject` with `{"action", …}`: what a
+///   harness does to the user (a name the pool lacks: its "nobody", which answers for unknown
+///   users): `unknownChallenge`, `expireSessions`, `changeStatus` (`status`), `fault` (`kind`,
+///   `onRequest`), `error` (`type`, `onRequest`), `operationFault` (`operation`, `kind` or `error`,
+///   `count`, 0 to cancel).
+/// - `GET /_signin-spec/pools/<poolId>/users/<username>/state`: `{"faultFired",
+///   "lastChallengeParameters", "lastSecretCode", "issuedSessions", "issuedChallenges"}`.
 ///
 /// Errors are JSON, `{"error": message}` (and `"field"` naming a bad field): 400 for a bad
 /// request, 404 for an unknown path or pool, 405 for a wrong method.
@@ -33,7 +44,9 @@ package enum ControlExchange {
   package static let maxCount = 1_000
 
   static let endpoints =
-    "GET \(prefix)messages, POST \(prefix)faults, POST \(prefix)pools, PUT \(prefix)pools/<poolId>/users/<username>"
+    "GET \(prefix)messages, POST \(prefix)faults, POST \(prefix)pools, DELETE \(prefix)pools/<poolId>, "
+    + "PUT \(prefix)pools/<poolId>/users/<username>, POST \(prefix)pools/<poolId>/users/<username>/inject, "
+    + "GET \(prefix)pools/<poolId>/users/<username>/state"
 
   /// Answers one request to a control endpoint (nil control: the server has no pools).
   package static func answer(
@@ -54,6 +67,31 @@ package enum ControlExchange {
     case "pools" where segments.count == 1:
       guard method == "POST" else { return error(405, "\(path) takes POST, not \(method)") }
       return await createPool(body: body, control: control)
+    case "pools" where segments.count == 2:
+      guard method == "DELETE" else { return error(405, "\(path) takes DELETE, not \(method)") }
+      let poolId = segments[1].removingPercentEncoding ?? segments[1]
+      guard await control.service.hasPool(poolId) else { return error(404, "no pool \(poolId)", field: "poolId") }
+      await control.service.removePool(poolId)
+      return json(200, .object(["poolId": .string(poolId), "removed": .bool(true)]))
+    case "pools" where segments.count == 5 && segments[2] == "users" && ["inject", "state"].contains(segments[4]):
+      let poolId = segments[1].removingPercentEncoding ?? segments[1]
+      let username = segments[3].removingPercentEncoding ?? segments[3]
+      guard await control.service.hasPool(poolId) else { return error(404, "no pool \(poolId)", field: "poolId") }
+      guard let user = await control.service.controlled(username, poolId: poolId) else {
+        return error(404, "no pool \(poolId)", field: "poolId")
+      }
+      if segments[4] == "state" {
+        guard method == "GET" else { return error(405, "\(path) takes GET, not \(method)") }
+        return json(200, HarnessControl.encode(await user.state()))
+      }
+      guard method == "POST" else { return error(405, "\(path) takes POST, not \(method)") }
+      guard let request = object(body) else { return error(400, "the body is not a JSON object") }
+      switch HarnessControl.action(request) {
+      case .failure(let problem): return error(400, problem.message, field: problem.field)
+      case .success(let action):
+        await HarnessControl.apply(action, to: user)
+        return json(200, .object(["applied": .string(request["action"]?.string ?? "")]))
+      }
     case "pools" where segments.count == 4 && segments[2] == "users":
       guard method == "PUT" else { return error(405, "\(path) takes PUT, not \(method)") }
       let poolId = segments[1].removingPercentEncoding ?? segments[1]
@@ -164,7 +202,19 @@ package enum ControlExchange {
     } catch {
       return Self.error(400, "\(error)", field: "set")
     }
-    let ids = await control.service.createPool(configuration: configuration)
+    var lifecycle = SimulatedUserPool.Lifecycle.persistent
+    switch request["lifecycle"] {
+    case nil, .string("persistent"): break
+    case .string("perFlow"): lifecycle = .perFlow
+    default: return error(400, "lifecycle: persistent or perFlow", field: "lifecycle")
+    }
+    var codes: SimulatedUserPool.Codes? = nil
+    switch request["codes"] {
+    case nil, .string("server"): break
+    case .string("fixed"): codes = .fixed
+    default: return error(400, "codes: fixed, or server (the server's, the default)", field: "codes")
+    }
+    let ids = await control.service.createPool(configuration: configuration, lifecycle: lifecycle, codes: codes)
     return json(200, .object(["poolId": .string(ids.poolId), "clientId": .string(ids.clientId)]))
   }
 

@@ -134,7 +134,7 @@ package struct Harness: Sendable {
     package fileprivate(set) var oracle: ModelSimulator
     /// The model's state at the start (what a new flow starts from).
     package let fresh: ModelSimulator
-    package let pool: SimulatedUserPool
+    package let pool: any PoolControl
     package let client: any ClientUnderTest
     /// Whether the model's flow is over (a restart or a terminal step).
     package var flowEnded: Bool {
@@ -364,7 +364,7 @@ package struct Harness: Sendable {
     guard let oracle = oracle(configuration, recordsTrace: recordsTrace) else { return nil }
     let endpoint: PoolConnection.Endpoint
     if let connection {
-      endpoint = await connection.connect(configuration)
+      endpoint = try await connection.connect(configuration)
     } else {
       let pool = SimulatedUserPool(configuration: configuration)
       endpoint = PoolConnection.Endpoint(
@@ -441,31 +441,36 @@ package struct Harness: Sendable {
       // must end (a typed error, signed out), so a new signIn works.
       expected = .restart("unknown challenge \(SimulatedUserPool.unknownChallenge)")
       expectedException = ErrorType.name(of: .unknownChallenge(""))
-      await run.pool.injectUnknownChallenge()
+      try await onPool { () async throws(ClientFailure) in try await run.pool.injectUnknownChallenge() }
     }
     let response = ResponseName(rawValue: call.response)
     let faultRequest = response == .setupFault ? max(1, call.faultRequest) : call.faultRequest
-    switch response {
-    case .networkFault:
-      await run.pool.injectFault(call.fault.isServiceAnswer ? .transport : call.fault, onRequest: faultRequest)
-    case .setupFault:
-      // The request after the taken answer is AssociateSoftwareToken; in an SRP flow the answer
-      // itself takes two requests (the password, then PASSWORD_VERIFIER), so the fault names the
-      // operation rather than a request number.
-      await run.pool.injectFault(
-        operation: Self.setupOperation, .fault(call.fault.isServiceAnswer ? .transport : call.fault))
-    case .serviceError:
-      if let error = call.error {
-        await run.pool.injectError(error, onRequest: faultRequest)
-      } else {
-        await run.pool.injectFault(call.fault.isServiceAnswer ? call.fault : .serverError, onRequest: faultRequest)
+    let pool = run.pool
+    try await onPool { () async throws(ClientFailure) in
+      switch response {
+      case .networkFault:
+        try await pool.injectFault(call.fault.isServiceAnswer ? .transport : call.fault, onRequest: faultRequest)
+      case .setupFault:
+        // The request after the taken answer is AssociateSoftwareToken; in an SRP flow the answer
+        // itself takes two requests (the password, then PASSWORD_VERIFIER), so the fault names the
+        // operation rather than a request number.
+        try await pool.injectFault(
+          operation: Self.setupOperation, .fault(call.fault.isServiceAnswer ? .transport : call.fault), count: 1)
+      case .serviceError:
+        if let error = call.error {
+          try await pool.injectError(error, onRequest: faultRequest)
+        } else {
+          try await pool.injectFault(call.fault.isServiceAnswer ? call.fault : .serverError, onRequest: faultRequest)
+        }
+      default: break
       }
-      if expectedException == ErrorType.passedThrough { expectedException = ErrorType.passedThrough(call.error) }
-    default: break
+      if response == .expiredSession { try await pool.expireSessions() }
+      if response == .statusResetRequired { try await pool.changeStatus(to: "resetRequired") }
+      if response == .statusUnconfirmed { try await pool.changeStatus(to: "unconfirmed") }
     }
-    if response == .expiredSession { await run.pool.expireSessions() }
-    if response == .statusResetRequired { await run.pool.changeStatus(to: "resetRequired") }
-    if response == .statusUnconfirmed { await run.pool.changeStatus(to: "unconfirmed") }
+    if response == .serviceError, expectedException == ErrorType.passedThrough {
+      expectedException = ErrorType.passedThrough(call.error)
+    }
     let text = answer(call.response, step: step.id, offered: offeredBefore)
     let observation: Observation
     do {
@@ -480,24 +485,35 @@ package struct Harness: Sendable {
     } catch {
       throw .client(error)
     }
-    if response == .networkFault || response == .serviceError || response == .setupFault,
-      !(await run.pool.faultFired)
-    {
+    let state = try await poolState(run)
+    if response == .networkFault || response == .serviceError || response == .setupFault, !state.faultFired {
       if response == .setupFault {
-        await run.pool.injectFault(operation: Self.setupOperation, .fault(.transport), count: 0)
+        try await onPool { () async throws(ClientFailure) in
+          try await pool.injectFault(operation: Self.setupOperation, .fault(.transport), count: 0)
+        }
       }
       throw .faultNotReached(request: faultRequest)
     }
     let expectation = Expectation(
       outcome: expected, exception: expectedException, offered: call.unknownChallenge ? [] : run.oracle.offered,
-      sent: await SentValues(run.pool))
-    let unsupported = profile.firstUnsupported(await run.pool.issuedChallenges)
+      sent: SentValues(state))
+    let unsupported = profile.firstUnsupported(state.issuedChallenges)
     var record = Record(
       function: function + (step.kind == .entry ? "signIn" : "confirmSignIn"), call: call, stepBefore: step.id,
       modelOutcome: modelOutcome, expected: expected, expectedException: expectedException, observation: observation,
       disagreement: unsupported == nil ? compare(expectation, observation) : nil)
     record.unsupported = unsupported.map { "the challenge \($0)" }
     return record
+  }
+
+  /// Runs `work` on the run's pool; a pool that cannot be reached refuses the run.
+  private func onPool(_ work: () async throws(ClientFailure) -> Void) async throws(Refusal) {
+    do { try await work() } catch { throw .client(error) }
+  }
+
+  /// The pool's state after a call, or the run's refusal when the pool cannot be reached.
+  private func poolState(_ run: Run) async throws(Refusal) -> SimulatedUserPool.State {
+    do { return try await run.pool.state() } catch { throw .client(error) }
   }
 
   /// What the client under test says of `isSignedIn`, or the run's refusal when it cannot say.
@@ -519,7 +535,7 @@ package struct Harness: Sendable {
     let expected = TraceOutcome.restart("no sign-in in progress")
     let exception = ErrorType.name(of: .invalidState(""))
     let expectation = Expectation(
-      outcome: expected, exception: exception, offered: [], sent: await SentValues(run.pool))
+      outcome: expected, exception: exception, offered: [], sent: SentValues(try await poolState(run)))
     return Record(
       function: "confirmSignIn", call: call, stepBefore: run.oracle.stepID ?? "ended", modelOutcome: expected,
       expected: expected, expectedException: exception, observation: observation,

@@ -11,15 +11,15 @@ package struct SentValues: Sendable {
   /// Every secret of the session by kind: what the user typed, what the server issued.
   package let secrets: [(kind: Disagreement.SecretKind, value: String)]
 
-  package init(_ pool: SimulatedUserPool) async {
-    parameters = await pool.lastChallengeParameters
-    secretCode = await pool.lastSecretCode
+  package init(_ state: SimulatedUserPool.State) {
+    parameters = state.lastChallengeParameters
+    secretCode = state.lastSecretCode
     var secrets: [(Disagreement.SecretKind, String)] = [
       (.password, SimulatedUserPool.password), (.password, Harness.wrongPassword), (.password, Harness.newPassword),
       (.code, SimulatedUserPool.code), (.code, Harness.wrongCode),
       (.totpSecret, SimulatedUserPool.secretCode), (.token, SimulatedUserPool.accessToken),
     ]
-    for session in await pool.issuedSessions { secrets.append((.session, session)) }
+    for session in state.issuedSessions { secrets.append((.session, session)) }
     self.secrets = secrets
   }
 

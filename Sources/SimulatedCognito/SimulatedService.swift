@@ -45,6 +45,8 @@ package actor SimulatedService: CognitoBackend {
     let nobody: SimulatedUserPool
     /// Its users' lifecycle: persistent (Cognito's), or per flow (a fuzzer's case).
     let lifecycle: SimulatedUserPool.Lifecycle
+    /// How its users' codes are made (nil: the service's).
+    let codes: SimulatedUserPool.Codes?
   }
 
   private var pools: [String: Pool] = [:]
@@ -89,9 +91,10 @@ package actor SimulatedService: CognitoBackend {
   /// `us-east-1_sim` / `signinspecsimulatedclient`, later ones get ids drawn from the seed.
   /// `lifecycle` is that of its users and of its "nobody".
   @discardableResult
-  package func createPool(configuration: [String: String], lifecycle: SimulatedUserPool.Lifecycle = .persistent)
-    -> (poolId: String, clientId: String)
-  {
+  package func createPool(
+    configuration: [String: String], lifecycle: SimulatedUserPool.Lifecycle = .persistent,
+    codes: SimulatedUserPool.Codes? = nil
+  ) -> (poolId: String, clientId: String) {
     let poolConfiguration = configuration.filter { $0.key.hasPrefix("pool.") }
     let poolId: String
     let clientId: String
@@ -109,9 +112,10 @@ package actor SimulatedService: CognitoBackend {
     nobodyConfiguration["user.exists"] = "false"
     let nobody = makeUser(
       poolId: poolId, configuration: nobodyConfiguration, user: SimulatedUserPool.User(username: "", password: ""),
-      lifecycle: lifecycle)
+      lifecycle: lifecycle, codes: codes)
     pools[poolId] = Pool(
-      poolId: poolId, clientId: clientId, configuration: poolConfiguration, nobody: nobody, lifecycle: lifecycle)
+      poolId: poolId, clientId: clientId, configuration: poolConfiguration, nobody: nobody, lifecycle: lifecycle,
+      codes: codes)
     poolOrder.append(poolId)
     poolByClient[clientId] = poolId
     poolsMade += 1
@@ -142,7 +146,8 @@ package actor SimulatedService: CognitoBackend {
       // The replaced user's sessions end: its tag no longer names an actor.
       byTag = byTag.filter { $0.value.actor !== replaced }
     }
-    let actor = makeUser(poolId: poolId, configuration: merged, user: user, lifecycle: pool.lifecycle)
+    let actor = makeUser(
+      poolId: poolId, configuration: merged, user: user, lifecycle: pool.lifecycle, codes: pool.codes)
     pool.users[user.username] = actor
     pools[poolId] = pool
     return actor
@@ -150,12 +155,13 @@ package actor SimulatedService: CognitoBackend {
 
   private func makeUser(
     poolId: String, configuration: [String: String], user: SimulatedUserPool.User,
-    lifecycle: SimulatedUserPool.Lifecycle
+    lifecycle: SimulatedUserPool.Lifecycle, codes: SimulatedUserPool.Codes? = nil
   ) -> SimulatedUserPool {
     nextTag += 1
     let tag = "sess-" + String(format: "%06d", nextTag) + "x"
     let actor = SimulatedUserPool(
-      configuration: configuration, poolId: poolId, seed: seed &+ UInt64(nextTag) &* 0x1000_0001, codes: codes,
+      configuration: configuration, poolId: poolId, seed: seed &+ UInt64(nextTag) &* 0x1000_0001,
+      codes: codes ?? self.codes,
       user: user, lifecycle: lifecycle, sessionTag: tag, outboxLimit: outboxLimit)
     byTag[tag] = (actor, poolId)
     return actor
@@ -171,6 +177,13 @@ package actor SimulatedService: CognitoBackend {
   package func user(_ username: String, poolId: String? = nil) -> SimulatedUserPool? {
     guard let poolId = poolId ?? poolOrder.first else { return nil }
     return pools[poolId]?.users[username]
+  }
+
+  /// The actor that answers for `username` in `poolId`: the user, or the pool's "nobody" when it
+  /// has no such user; nil when there is no such pool.
+  package func controlled(_ username: String, poolId: String) -> SimulatedUserPool? {
+    guard let pool = pools[poolId] else { return nil }
+    return pool.users[username] ?? pool.nobody
   }
 
   /// The pool. variables of `poolId` (nil: the first pool).

@@ -199,6 +199,34 @@ package actor SimulatedUserPool: CognitoBackend {
   package private(set) var issuedChallenges: [String] = []
   /// The challenge the pool answers with after `injectUnknownChallenge` (a future enum value).
   package static let unknownChallenge = "FUTURE_CHALLENGE_2027"
+
+  /// What a harness reads from the pool after a call: whether the injected fault fired, and
+  /// what the pool sent (`serve`'s `GET …/users/<username>/state` gives the same).
+  package struct State: Sendable, Equatable {
+    package var faultFired: Bool
+    package var lastChallengeParameters: [String: String]
+    package var lastSecretCode: String?
+    package var issuedSessions: [String]
+    package var issuedChallenges: [String]
+
+    package init(
+      faultFired: Bool, lastChallengeParameters: [String: String], lastSecretCode: String?, issuedSessions: [String],
+      issuedChallenges: [String]
+    ) {
+      self.faultFired = faultFired
+      self.lastChallengeParameters = lastChallengeParameters
+      self.lastSecretCode = lastSecretCode
+      self.issuedSessions = issuedSessions
+      self.issuedChallenges = issuedChallenges
+    }
+  }
+
+  /// The pool's `State` now.
+  package func state() -> State {
+    State(
+      faultFired: faultFired, lastChallengeParameters: lastChallengeParameters, lastSecretCode: lastSecretCode,
+      issuedSessions: issuedSessions, issuedChallenges: issuedChallenges)
+  }
   /// The part of the pool id after "_", which SRP hashes and signs.
   let poolName: String
   /// The source of SRP's salt, secret b and secret blocks; drawn only by SRP flows.

@@ -41,7 +41,7 @@ extension Bench {
     print("|---|---|---|---|---|")
     var serveCall = 0.0
     for _ in 0..<signIns {
-      let endpoint = await connection.connect(configuration)
+      let endpoint = try await connection.connect(configuration)
       let client = SignInClient(backend: endpoint.backend, clientId: endpoint.clientId, userPoolId: endpoint.userPoolId)
       let start = DispatchTime.now()
       _ = try? await client.signIn(
@@ -69,7 +69,7 @@ extension Bench {
       var signInSeconds = 0.0
       do {
         for _ in 0..<signIns {
-          let endpoint = await connection.connect(configuration)
+          let endpoint = try await connection.connect(configuration)
           let start = DispatchTime.now()
           _ = try await process.reset(
             poolId: endpoint.userPoolId, clientId: endpoint.clientId, username: "user", password: "Passw0rd!")
@@ -87,7 +87,7 @@ extension Bench {
           }
         }
       } catch {
-        print("| `\(command)` | misbehaved: \(error.summary) | | | |")
+        print("| `\(command)` | misbehaved: \(error) | | | |")
         allAnswered = false
       }
       process.close()

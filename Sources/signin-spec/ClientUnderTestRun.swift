@@ -17,21 +17,32 @@ struct ClientUnderTestRun {
   let workers: AdapterWorkers?
   private let signals: [DispatchSourceSignal]
 
-  static func start(_ adapter: String?, jobs: Int, model: SignInModel, timeLimit: Double) async throws(ClientFailure)
-    -> ClientUnderTestRun
-  {
+  /// Starts `jobs` adapters of `adapter` (nil: none, the reference client in process) against
+  /// pools served in this process, or against the `serve` at `endpoint`.
+  static func start(
+    _ adapter: String?, endpoint: URL? = nil, jobs: Int, model: SignInModel, timeLimit: Double
+  ) async throws(ClientFailure) -> ClientUnderTestRun {
     guard let adapter else { return ClientUnderTestRun(pools: nil, workers: nil, signals: []) }
-    let pools: ServedPools
-    do { pools = try await ServedPools.start() } catch {
-      throw ClientFailure("the pools for the adapter could not be served on 127.0.0.1: \(error)")
-    }
+    var pools: ServedPools? = nil
     let workers: AdapterWorkers
-    do {
+    if let endpoint {
+      let remote = RemotePools(endpoint: endpoint)
       workers = try await AdapterWorkers.start(
-        command: adapter, count: jobs, pools: pools, model: model, timeLimit: timeLimit)
-    } catch {
-      await pools.stop()
-      throw error
+        command: adapter, count: jobs, endpoint: remote.endpoint, connection: { remote.connection() }, model: model,
+        timeLimit: timeLimit)
+    } else {
+      let served: ServedPools
+      do { served = try await ServedPools.start() } catch {
+        throw ClientFailure("the pools for the adapter could not be served on 127.0.0.1: \(error)")
+      }
+      do {
+        workers = try await AdapterWorkers.start(
+          command: adapter, count: jobs, pools: served, model: model, timeLimit: timeLimit)
+      } catch {
+        await served.stop()
+        throw error
+      }
+      pools = served
     }
     let signals = [SIGINT, SIGTERM, SIGHUP].map { number in
       signal(number, SIG_IGN)

@@ -61,6 +61,12 @@ struct Fuzz: AsyncParsableCommand {
   @Option(help: "With --adapter: seconds each adapter call may take before the adapter counts as hung.")
   var adapterTimeLimit: Double = AdapterProcess.defaultTimeLimit
 
+  @Option(
+    help: ArgumentHelp(
+      "With --adapter: a running `signin-spec serve` for this model to use (default: one started in this process).",
+      valueName: "url"))
+  var endpoint: String?
+
   @Option(help: "Where shrunk failures are saved (named by content hash).")
   var corpus = "counterexamples"
 
@@ -97,6 +103,14 @@ struct Fuzz: AsyncParsableCommand {
         throw ValidationError("--client and --adapter exclude each other: --adapter names the client under test")
       }
       do { _ = try AdapterCommand(parsing: adapter) } catch { throw ValidationError("--adapter: \(error)") }
+    }
+    if let endpoint {
+      guard adapter != nil else {
+        throw ValidationError("--endpoint goes with --adapter: the adapter's client calls it")
+      }
+      guard let url = URL(string: endpoint), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+        throw ValidationError("--endpoint takes an http:// or https:// URL, not '\(endpoint)'")
+      }
     }
     guard adapterTimeLimit.isFinite, adapterTimeLimit > 0, adapterTimeLimit <= 3_600 else {
       throw ValidationError("--adapter-time-limit takes seconds from 0 to 3600, not \(adapterTimeLimit)")
@@ -150,7 +164,7 @@ struct Fuzz: AsyncParsableCommand {
     let clientUnderTest: ClientUnderTestRun
     do {
       clientUnderTest = try await ClientUnderTestRun.start(
-        adapter, jobs: jobs, model: loaded, timeLimit: adapterTimeLimit)
+        adapter, endpoint: endpoint.flatMap(URL.init(string:)), jobs: jobs, model: loaded, timeLimit: adapterTimeLimit)
     } catch {
       printError("error: the client under test misbehaved: \(error)")
       throw ExitStatus.clientMisbehaved

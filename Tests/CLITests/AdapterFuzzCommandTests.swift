@@ -142,3 +142,49 @@ struct AdapterFuzzCommandTests {
     return false
   }
 }
+
+/// `fuzz --adapter … --endpoint URL`: the same run on a `serve` started elsewhere.
+@Suite("signin-spec fuzz --adapter --endpoint: a serve elsewhere")
+struct AdapterEndpointCommandTests {
+  @Test("the reference adapter against a running serve takes the same cases, calls and transitions as in process")
+  func sameAsServedInProcess() throws {
+    let serve = Process()
+    serve.executableURL = CommandLineTests.binary
+    serve.arguments = ["serve", "--port", "0"]
+    let out = Pipe()
+    serve.standardOutput = out
+    serve.standardError = FileHandle.nullDevice
+    try serve.run()
+    defer {
+      serve.terminate()
+      serve.waitUntilExit()
+    }
+    // The first line names the endpoint: "listening on http://127.0.0.1:PORT".
+    var line = Data()
+    while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+      line.append(byte)
+    }
+    let url = try #require(String(decoding: line, as: UTF8.self).components(separatedBy: " ").last)
+    #expect(url.hasPrefix("http://127.0.0.1:"))
+    let adapter = CommandLineTests.binary.deletingLastPathComponent().appendingPathComponent("signin-spec-adapter").path
+    let common = [
+      "fuzz", "--adapter", adapter, "--runs", "400", "--seed", "5", "--jobs", "1", "--no-save", "--format", "json",
+    ]
+    let remote = try CommandLineTests.run(common + ["--endpoint", url])
+    let local = try CommandLineTests.run(common)
+    #expect(remote.status == 0, "\(remote.stderr)")
+    func figures(_ text: String) throws -> [String] {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+      return ["cases", "calls", "covered", "failures"].map { "\($0)=\(object[$0] ?? "none")" }
+    }
+    #expect(try figures(remote.stdout) == figures(local.stdout))
+    let broken = try CommandLineTests.run([
+      "fuzz", "--adapter", "\(adapter) --client userKeptAfterSignOut", "--runs", "400", "--seed", "5", "--jobs", "1",
+      "--no-save", "--endpoint", url,
+    ])
+    #expect(broken.status == 1, "\(broken.stderr)")
+    #expect(broken.stdout.contains("isSignedIn is true; the model's step says false"))
+    let wrong = try CommandLineTests.run(["fuzz", "--runs", "5", "--no-save", "--endpoint", url])
+    #expect(wrong.status == 64 && wrong.stderr.contains("--endpoint goes with --adapter"))
+  }
+}

@@ -84,7 +84,7 @@ struct SRPConformanceTests {
     let (selected, run) = try await Self.run(select, ["correctPassword", "selectPASSWORD_SRP", "correctPassword"])
     #expect(
       selected == [.step("continueSignInWithFirstFactorSelection"), .step("confirmSignInWithPassword"), .step("done")])
-    #expect(await run.pool.lastChallengeParameters["SRP_B"] != nil, "the pool answered PASSWORD_VERIFIER")
+    #expect(try await run.pool.state().lastChallengeParameters["SRP_B"] != nil, "the pool answered PASSWORD_VERIFIER")
   }
 
   static let device = Self.sms.merging([
