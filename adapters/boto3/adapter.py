@@ -506,10 +506,15 @@ class Adapter:
             self.client = Client(self.cognito, request["poolId"], request["clientId"])
             return self.observation()
         if kind == "signIn":
-            return self.call(lambda: self.client.sign_in(
-                request["username"], request.get("password"), request.get("options") or {}))
+            username, password, options = request["username"], request.get("password"), request.get("options") or {}
+            if not isinstance(username, str) or not isinstance(options, dict):
+                raise ValueError("signIn needs a username and an options object")
+            return self.call(lambda: self.client.sign_in(username, password, options))
         if kind == "confirmSignIn":
-            return self.call(lambda: self.client.confirm_sign_in(request["answer"]))
+            answer = request["answer"]
+            if not isinstance(answer, str):
+                raise ValueError("confirmSignIn's answer is not a string")
+            return self.call(lambda: self.client.confirm_sign_in(answer))
         if kind == "signOut":
             if self.client is not None:
                 self.client.sign_out()
