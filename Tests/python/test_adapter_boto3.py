@@ -201,6 +201,7 @@ def test_new_password_short_then_good(server, boto3_adapter):
     assert boto3_adapter.step(step) == "confirmSignInWithNewPassword"
     short = boto3_adapter.confirm("short")
     assert short["error"]["type"] == "InvalidPasswordException"
+    assert_no_secret(short, "short", "sess-", PASSWORD)
     assert boto3_adapter.step(short) == "confirmSignInWithNewPassword"
     done = boto3_adapter.confirm("NewPassw0rd!")
     assert boto3_adapter.step(done) == "done" and done["isSignedIn"] is True

@@ -102,6 +102,8 @@ def test_new_password_signs_in_again_with_the_old_password(server, adapter):
     assert adapter.step(step) == "confirmSignInWithNewPassword" and step["error"] is None
     short = adapter.confirm("short")
     assert short["error"]["type"] == "InvalidPasswordException"
+    # The session of the sign-in new_password_challenge makes inside pycognito is not shown either.
+    assert_no_secret(short, "short", "sess-", PASSWORD)
     assert adapter.step(short) == "confirmSignInWithNewPassword"
     done = adapter.confirm("NewPassw0rd!")
     assert adapter.step(done) == "done" and done["isSignedIn"] is True

@@ -260,11 +260,35 @@ class Adapter:
             config=Config(retries={"total_max_attempts": 1, "mode": "standard"},
                           connect_timeout=self.timeout, read_timeout=self.timeout),
         )
+        # pycognito makes requests the adapter never sees (new_password_challenge signs in
+        # again): every session, code, password and SRP value sent or received becomes one of
+        # the case's secrets, never shown in an error message.
+        botocore_client.meta.events.register("provide-client-params.cognito-idp", self.secrets_sent)
+        botocore_client.meta.events.register("after-call.cognito-idp", self.secrets_received)
         self.session = SharedClient(botocore_client)
         return {
             "type": "hello", "protocol": 1, "client": CLIENT, "steps": STEPS,
             "capabilities": {"flows": FLOWS, "challenges": CHALLENGES},
         }
+
+    def secrets_sent(self, params, **_):
+        if self.client is None:
+            return
+        secrets = self.client.secrets
+        for field in ("Session", "UserCode", "AccessToken"):
+            if isinstance(params.get(field), str):
+                secrets.add(params[field])
+        for field in ("AuthParameters", "ChallengeResponses"):
+            for key, value in (params.get(field) or {}).items():
+                if key != "USERNAME" and isinstance(value, str):
+                    secrets.add(value)
+
+    def secrets_received(self, parsed, **_):
+        if self.client is None or not isinstance(parsed, dict):
+            return
+        for field in ("Session", "SecretCode"):
+            if isinstance(parsed.get(field), str):
+                self.client.secrets.add(parsed[field])
 
     def observation(self, body=None, error=None):
         answer = {"type": "observation", "step": None, "error": None, "delivery": None, "isSignedIn": False}
