@@ -143,3 +143,25 @@ def test_stdin_closed_exits_0_and_bad_json_exits_65(server):
     adapter.process.stdin.flush()
     assert adapter.process.wait(timeout=30) == 65
     adapter.close()
+
+
+def test_no_device_is_remembered_after_an_mfa_sign_in(server, adapter):
+    # respond_to_sms_mfa_challenge keeps only the tokens (_set_tokens): the answer's
+    # NewDeviceMetadata is dropped, so the device is never confirmed and MFA is asked again.
+    pool = make_pool(server, {"pool.deviceTracking": "always", "pool.mfa": "required", "pool.sms": True,
+                              "pool.deviceSuppressesMfa": True}, {"user.phone": True})
+    adapter.reset(pool)
+    adapter.sign_in("userSRP")
+    assert adapter.step(adapter.confirm(codes(server, pool[0])[-1])) == "done"
+    adapter.sign_out()
+    again = adapter.sign_in("userSRP")
+    assert adapter.step(again) == "confirmSignInWithSMSMFACode"
+
+
+def test_mfa_after_a_new_password_is_a_challenge_pycognito_does_not_handle(server, adapter):
+    pool = make_pool(server, {"pool.mfa": "required", "pool.sms": True},
+                     {"user.phone": True, "user.status": "forceChangePassword"})
+    adapter.reset(pool)
+    assert adapter.step(adapter.sign_in("userSRP")) == "confirmSignInWithNewPassword"
+    answer = adapter.confirm("NewPassw0rd!")
+    assert answer["error"]["type"] == "UnknownChallengeError" and answer["step"] is None
