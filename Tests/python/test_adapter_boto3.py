@@ -318,3 +318,18 @@ def test_stdin_closed_exits_0_and_bad_json_exits_65(server):
     assert adapter.process.wait(timeout=30) == 65
     assert adapter.process.stdout.read() == ""
     adapter.close()
+
+
+def test_faults_at_a_challenge_keep_the_step(server, boto3_adapter):
+    pool = make_pool(server, {"pool.mfa": "required", "pool.sms": True}, {"user.phone": True})
+    boto3_adapter.reset(pool)
+    boto3_adapter.sign_in("userPassword")
+    code = codes(server, pool[0])[-1]
+    for kind, error in (("reset", "NetworkError"), ("unreadable", "SignInError.invalidServiceResponse"),
+                        ("status500", "SignInError.invalidServiceResponse")):
+        fault(server, pool[0], "RespondToAuthChallenge", kind)
+        failed = boto3_adapter.confirm(code)
+        assert failed["error"]["type"] == error, failed
+        assert boto3_adapter.step(failed) == "confirmSignInWithSMSMFACode"
+        assert_no_secret(failed, code)
+    assert boto3_adapter.step(boto3_adapter.confirm(code)) == "done"

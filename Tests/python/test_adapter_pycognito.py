@@ -165,3 +165,17 @@ def test_mfa_after_a_new_password_is_a_challenge_pycognito_does_not_handle(serve
     assert adapter.step(adapter.sign_in("userSRP")) == "confirmSignInWithNewPassword"
     answer = adapter.confirm("NewPassw0rd!")
     assert answer["error"]["type"] == "UnknownChallengeError" and answer["step"] is None
+
+
+def test_faults_at_a_challenge_keep_the_step(server, adapter):
+    pool = make_pool(server, {"pool.mfa": "required", "pool.sms": True}, {"user.phone": True})
+    adapter.reset(pool)
+    adapter.sign_in("userSRP")
+    code = codes(server, pool[0])[-1]
+    for kind, error in (("reset", "NetworkError"), ("unreadable", "SignInError.invalidServiceResponse"),
+                        ("status500", "SignInError.invalidServiceResponse")):
+        fault(server, pool[0], "RespondToAuthChallenge", kind)
+        failed = adapter.confirm(code)
+        assert failed["error"]["type"] == error, failed
+        assert adapter.step(failed) == "confirmSignInWithSMSMFACode"
+    assert adapter.step(adapter.confirm(code)) == "done"

@@ -195,6 +195,8 @@ class Client:
             if session:
                 self.secrets.add(session)
                 challenge.setup_session = session
+            if "Status" not in verified:
+                raise AdapterError("SignInError.invalidServiceResponse", "VerifySoftwareToken answered without a Status")
             if verified.get("Status") != "SUCCESS":
                 raise AdapterError(
                     "EnableSoftwareTokenMFAException", f"VerifySoftwareToken answered {verified.get('Status')}"
@@ -287,7 +289,7 @@ class Client:
                 self.challenge = None
                 return {"step": "AuthenticationResult"}
             if not name:
-                self.challenge = None
+                # (botocore parses an unreadable 200 body as {}.) The client stays where it was.
                 raise AdapterError(
                     "SignInError.invalidServiceResponse", "the answer has neither AuthenticationResult nor ChallengeName"
                 )

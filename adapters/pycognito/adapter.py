@@ -100,6 +100,7 @@ class Client:
         self.password = None
         self.devices = {}  # username → (key, group key, device password)
         self.secrets = set()
+        self.last_response = None  # Cognito's last answer, seen through botocore's after-call event
 
     def new_user(self, username):
         user = Cognito(
@@ -173,23 +174,38 @@ class Client:
         try:
             respond()
         except KeyError as error:
-            if error.args == ("AuthenticationResult",):
-                self.step = None
+            if error.args != ("AuthenticationResult",):
+                raise
+            name = (self.last_response or {}).get("ChallengeName")
+            if not name:
+                # An answer without tokens or a challenge (botocore parses an unreadable body
+                # as {}): pycognito still holds mfa_tokens, so the step stays.
                 raise AdapterError(
-                    "UnknownChallengeError",
-                    "pycognito expected tokens, and Cognito answered with another challenge (KeyError 'AuthenticationResult')",
+                    "SignInError.invalidServiceResponse",
+                    "pycognito expected tokens, and the answer had none (KeyError 'AuthenticationResult')",
                 )
-            raise
+            self.step = None
+            raise AdapterError(
+                "UnknownChallengeError",
+                f"pycognito expected tokens, and Cognito answered with the {name} challenge "
+                "(KeyError 'AuthenticationResult')",
+            )
         self.keys.setdefault(self.pool_id, self.user.pool_jwk)
 
     def set_tokens(self, tokens):
         if "AuthenticationResult" not in tokens:
             # Cognito.authenticate's _set_tokens raises KeyError here: a challenge pycognito's
-            # authenticate_user returns as if it were tokens (MFA_SETUP, SELECT_MFA_TYPE, …).
+            # authenticate_user returns as if it were tokens (MFA_SETUP, SELECT_MFA_TYPE, …),
+            # or an answer with neither (botocore parses an unreadable body as {}).
             self.step = None
+            if not tokens.get("ChallengeName"):
+                raise AdapterError(
+                    "SignInError.invalidServiceResponse",
+                    "pycognito expected tokens, and the answer had none (KeyError 'AuthenticationResult')",
+                )
             raise AdapterError(
                 "UnknownChallengeError",
-                f"pycognito does not handle the {tokens.get('ChallengeName', 'unnamed')} challenge "
+                f"pycognito does not handle the {tokens['ChallengeName']} challenge "
                 "(Cognito.authenticate fails with KeyError 'AuthenticationResult')",
             )
         self.user._set_tokens(tokens)
@@ -286,6 +302,7 @@ class Adapter:
     def secrets_received(self, parsed, **_):
         if self.client is None or not isinstance(parsed, dict):
             return
+        self.client.last_response = parsed
         for field in ("Session", "SecretCode"):
             if isinstance(parsed.get(field), str):
                 self.client.secrets.add(parsed[field])
