@@ -160,9 +160,10 @@ class Client:
         challenge = self.challenge
         if challenge is None:
             raise AdapterError("InvalidStateError", "no sign-in is in progress; call signIn first")
-        self.secrets.add(answer)
         user = challenge.username
         step = challenge.step
+        if step not in ("SELECT_MFA_TYPE", "SELECT_CHALLENGE", "MFA_SETUP"):
+            self.secrets.add(answer)  # a code, a password, an address, a custom answer; not a selection
         if step in CODE_KEYS:
             response = self.respond(challenge, {"USERNAME": user, CODE_KEYS[step]: answer})
         elif step in ("CUSTOM_CHALLENGE", "SELECT_MFA_TYPE"):
