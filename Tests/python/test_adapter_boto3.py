@@ -7,11 +7,14 @@ schemas/adapter-protocol.v1.schema.json. Codes come from the outbox endpoint, TO
 pyotp (the server runs on the system clock, and accepts one step either side).
 """
 
+import contextlib
+import http.server
 import json
 import os
 import pathlib
 import subprocess
 import sys
+import threading
 import urllib.request
 
 import jsonschema
@@ -333,3 +336,47 @@ def test_faults_at_a_challenge_keep_the_step(server, boto3_adapter):
         assert boto3_adapter.step(failed) == "confirmSignInWithSMSMFACode"
         assert_no_secret(failed, code)
     assert boto3_adapter.step(boto3_adapter.confirm(code)) == "done"
+
+
+@contextlib.contextmanager
+def future_cognito():
+    """A stand-in endpoint whose InitiateAuth answers a challenge no client knows (serve cannot
+    send one); yields its URL."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            body = json.dumps({"ChallengeName": "FUTURE_CHALLENGE_2027", "Session": "future-session-0123456789",
+                               "ChallengeParameters": {"USERNAME": USER}}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/x-amz-json-1.1")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *_):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_an_unknown_challenge_ends_the_flow():
+    with future_cognito() as url:
+        adapter = Adapter(BOTO3_ADAPTER, url)
+        try:
+            adapter.reset(("us-east-1_future", "futureclient"))
+            for flow in ("userPassword", "customWithoutSRP", "userAuth"):
+                answer = adapter.sign_in(flow)
+                assert answer["error"]["type"] == "UnknownChallengeError" and answer["step"] is None
+                assert "FUTURE_CHALLENGE_2027" in answer["error"]["message"]
+                assert "future-session" not in answer["error"]["message"]
+                assert adapter.confirm("123456")["error"]["type"] == "InvalidStateError"
+        finally:
+            assert adapter.close() == 0

@@ -17,6 +17,7 @@ from test_adapter_boto3 import (  # noqa: F401  (server is a fixture)
     assert_no_secret,
     codes,
     fault,
+    future_cognito,
     make_pool,
     server,
 )
@@ -179,3 +180,15 @@ def test_faults_at_a_challenge_keep_the_step(server, adapter):
         assert failed["error"]["type"] == error, failed
         assert adapter.step(failed) == "confirmSignInWithSMSMFACode"
     assert adapter.step(adapter.confirm(code)) == "done"
+
+
+def test_an_unknown_first_challenge_is_pycognitos_not_implemented_error():
+    with future_cognito() as url:
+        adapter = Adapter(PYCOGNITO_ADAPTER, url)
+        try:
+            adapter.reset(("us-east-1_future", "futureclient"))
+            answer = adapter.sign_in("userSRP")
+            assert answer["error"]["type"] == "UnknownChallengeError" and answer["step"] is None
+            assert "FUTURE_CHALLENGE_2027" in answer["error"]["message"]
+        finally:
+            assert adapter.close() == 0
