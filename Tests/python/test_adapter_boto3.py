@@ -380,3 +380,18 @@ def test_an_unknown_challenge_ends_the_flow():
                 assert adapter.confirm("123456")["error"]["type"] == "InvalidStateError"
         finally:
             assert adapter.close() == 0
+
+
+def test_a_password_factor_not_offered_goes_back_to_the_selection(server, boto3_adapter):
+    pool = make_pool(server, {"pool.authFlow": "userAuth", "pool.allowEmailOTP": True},
+                     {"user.passwordSet": False})
+    boto3_adapter.reset(pool)
+    select = boto3_adapter.sign_in("userAuth", password=None)
+    assert select["options"] == ["EMAIL_OTP"]
+    asked = boto3_adapter.confirm("PASSWORD")  # no local check: the client asks for the password
+    assert boto3_adapter.step(asked) == "confirmSignInWithPassword"
+    refused = boto3_adapter.confirm(PASSWORD)
+    assert refused["error"]["type"] == "InvalidParameterException"
+    assert boto3_adapter.step(refused) == "continueSignInWithFirstFactorSelection"
+    assert_no_secret(refused, PASSWORD)
+    assert boto3_adapter.step(boto3_adapter.confirm("EMAIL_OTP")) == "confirmSignInWithOTP"

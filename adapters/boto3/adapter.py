@@ -174,6 +174,7 @@ class Client:
             if answer in ("PASSWORD", "PASSWORD_SRP"):
                 # Cognito takes the password with the selection; the client asks for it first.
                 self.challenge = self.local_step(challenge, f"SELECT_CHALLENGE/{answer}")
+                self.challenge.extra["selection"] = challenge
                 return self.observe_challenge()
             response = self.respond(challenge, {"USERNAME": user, "ANSWER": answer})
         elif step in ("SELECT_CHALLENGE/PASSWORD", "SELECT_CHALLENGE/PASSWORD_SRP", "PASSWORD", "PASSWORD_SRP"):
@@ -263,7 +264,13 @@ class Client:
             answers = {"USERNAME": user, "PASSWORD": password}
         if step.startswith("SELECT_CHALLENGE/"):
             answers["ANSWER"] = step.split("/")[1]
-            response = self.respond(challenge, answers, "SELECT_CHALLENGE")
+            try:
+                response = self.respond(challenge, answers, "SELECT_CHALLENGE")
+            except Exception:
+                # Cognito refused the selection with the password (or did not answer): the
+                # flow is still at the selection, so the client goes back to it.
+                self.challenge = challenge.extra["selection"]
+                raise
         else:
             response = self.respond(challenge, answers, step)
         return self.handle(response, self.flow_username, srp, password)
