@@ -25,7 +25,18 @@ package final class ServedPools: Sendable {
   package static func start(seed: UInt64 = 7) async throws -> ServedPools {
     let minter = try await JWTMinter(privateKeyPEM: nil, clock: { Date() })
     let service = SimulatedService(seed: seed, codes: .fixed, minter: minter)
-    let server = try await CognitoServer.start(backend: service, host: "127.0.0.1", port: 0, timeoutFaultSeconds: 0)
+    // The control endpoints too: the key set a client verifies its tokens with (pycognito
+    // fetches `<endpoint>/<poolId>/.well-known/jwks.json`), the outbox, the harness's endpoints.
+    // Settings pass through: the fuzzer's configurations were checked against its model.
+    let control = ServerControl(
+      service: service,
+      resolve: { pairs, pool in
+        var configuration = pool ?? [:]
+        for (name, value) in pairs { configuration[name] = value }
+        return configuration
+      }, jwks: { minter.jwks() })
+    let server = try await CognitoServer.start(
+      backend: service, control: control, host: "127.0.0.1", port: 0, timeoutFaultSeconds: 0)
     await minter.setEndpoint(String(server.endpoint.absoluteString.dropLast()))
     return ServedPools(service: service, server: server)
   }
