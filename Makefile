@@ -9,7 +9,7 @@ BUILD_FLAGS ?= -c release -Xswiftc -enable-testing
 BIN = .build/release/signin-spec
 JUNIT ?= .build/verify.junit.xml
 
-.PHONY: corpus corpus-check verify test test-long test-times test-build bench bench-serve bench-adapters build deps moto python-tools clean graphs graphviz ci-tools lint-ci format format-check fuzz-loader
+.PHONY: corpus corpus-check verify test test-long test-times test-build bench bench-serve bench-adapters adapter-findings build deps moto python-tools clean graphs graphviz ci-tools lint-ci format format-check fuzz-loader
 
 MODELS = $(wildcard models/*.yaml)
 DEBUG_BIN = .build/debug/signin-spec
@@ -123,6 +123,7 @@ test-long: deps moto ci-tools test-build
 	  --event-stream-output-path $(LONG_TEST_EVENTS) --event-stream-version 0
 	@python3 scripts/test-times.py $(LONG_TEST_EVENTS) --top 5 --suites-only
 	$(MAKE) corpus-check
+	$(MAKE) adapter-findings
 
 ## Where the time goes: both tiers run one test at a time (so a test's time is its own, not
 ## time spent waiting for a core), then the slowest suites and tests of each.
@@ -184,6 +185,45 @@ bench-serve: build python-tools
 bench-adapters: build python-tools
 	$(BIN) bench --adapters --adapter "python3 adapters/boto3/adapter.py"
 	$(BIN) bench --adapter-bugs
+
+## The fuzzer on the shipped client adapters (docs/guide/adapters.md, "Findings"): boto3
+## (ADAPTER_RUNS_BOTO3 cases) and pycognito (ADAPTER_RUNS_PYCOGNITO, every one an SRP sign-in) on
+## every shipped model, seed 1, 2 jobs. The shrunk findings must be the ones committed in
+## counterexamples/adapters/<adapter>/ (ADAPTER_CORPUS=update rewrites them), and each committed
+## finding must still fail when replayed through its adapter (a pass means the client changed).
+## Part of `make test-long`; about 15 minutes on this machine.
+ADAPTER_RUNS_BOTO3 ?= 20000
+ADAPTER_RUNS_PYCOGNITO ?= 2000
+ADAPTER_CORPUS ?= check
+adapter-findings: build python-tools
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	for a in boto3 pycognito; do \
+	  runs=$(ADAPTER_RUNS_BOTO3); [ $$a = pycognito ] && runs=$(ADAPTER_RUNS_PYCOGNITO); \
+	  for m in models/*.yaml; do \
+	    start=$$(date +%s); \
+	    $(BIN) fuzz --model "$$m" --adapter "python3 adapters/$$a/adapter.py" --runs $$runs --seed 1 --jobs 2 \
+	      --corpus "$$tmp/$$a" > "$$tmp/log" 2>&1; rc=$$?; \
+	    if [ $$rc -gt 1 ]; then cat "$$tmp/log"; exit $$rc; fi; \
+	    echo "$$a on $$m: $$runs cases in $$(( $$(date +%s) - start )) s, $$(grep -c 'saved as' "$$tmp/log") findings," \
+	      "$$(grep -A0 'unsupported by this client:' "$$tmp/log" | grep -o '[0-9]* case' | head -1 | cut -d' ' -f1) unsupported"; \
+	  done; \
+	  if [ "$(ADAPTER_CORPUS)" = update ]; then \
+	    rm -rf counterexamples/adapters/$$a && mkdir -p counterexamples/adapters && cp -r "$$tmp/$$a" counterexamples/adapters/$$a; \
+	  fi; \
+	  missing=$$(cd counterexamples/adapters/$$a 2>/dev/null && for f in *.json; do [ -e "$$tmp/$$a/$$f" ] || echo "$$f"; done); \
+	  extra=$$(cd "$$tmp/$$a" && for f in *.json; do [ -e "$(CURDIR)/counterexamples/adapters/$$a/$$f" ] || echo "$$f"; done); \
+	  if [ -n "$$missing$$extra" ]; then \
+	    [ -z "$$missing" ] || echo "$$missing" | sed "s|^|not found again: counterexamples/adapters/$$a/|" >&2; \
+	    [ -z "$$extra" ] || echo "$$extra" | sed "s|^|found but not in counterexamples/adapters/$$a/: |" >&2; \
+	    echo "error: the $$a findings differ from the committed ones; review, then make adapter-findings ADAPTER_CORPUS=update" >&2; \
+	    exit 1; \
+	  fi; \
+	  n=$$(ls counterexamples/adapters/$$a/*.json | wc -l); \
+	  $(BIN) replay counterexamples/adapters/$$a --adapter "python3 adapters/$$a/adapter.py" > "$$tmp/replay" 2>&1; \
+	  tail -1 "$$tmp/replay" | grep -q ": 0 passed, $$n failed, 0 stale" || { cat "$$tmp/replay"; \
+	    echo "error: every $$a finding must still fail through its adapter" >&2; exit 1; }; \
+	  echo "$$a: $$n findings regenerate exactly and each still fails when replayed"; \
+	done
 
 ## Regenerate counterexamples/ after a change of the models or the oracle: every deliberate bug
 ## on every shipped model, seed 3, each failure shrunk and saved once per root cause; then replay

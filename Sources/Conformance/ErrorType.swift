@@ -3,12 +3,15 @@ import SignInClient
 /// The exception name a model gives for each error the client throws (`error: NAME`, a
 /// restart's `exception:`), so the error a user catches is compared by type.
 package enum ErrorType {
-  /// Whether `error` is the exception the model names. One alias: the Swift client checks
-  /// locally what Cognito would refuse with InvalidParameterException and throws its own
-  /// ValidationError without a request (the models name Cognito's exception).
+  /// Whether `error` is the exception the model names. One alias, both ways: the same refusal
+  /// of a malformed answer, made locally (the Amplify clients' ValidationError, no request) or by
+  /// Cognito (InvalidParameterException, the session kept): the Swift client checks locally what
+  /// Cognito would refuse, and a client of the plain SDK (the boto3 adapter) lets Cognito refuse
+  /// what Amplify checks locally (an unknown MFA type or first factor).
   package static func matches(_ error: AuthError, _ expected: String) -> Bool {
     let name = name(of: error)
-    return name == expected || (name == "ValidationError" && expected == "InvalidParameterException")
+    let refusals: Set<String> = ["ValidationError", "InvalidParameterException"]
+    return name == expected || (refusals.contains(name) && refusals.contains(expected))
       || (name == "EnableSoftwareTokenMFAException" && expected == "AuthError.service.softwareTokenMFANotEnabled")
   }
 

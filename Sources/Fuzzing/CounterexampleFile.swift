@@ -104,14 +104,17 @@ package struct CounterexampleFile: Codable, Sendable, Equatable {
     return try encoder.encode(self)
   }
 
-  /// The file name: the hash of the model name, the client and the case; a model-check finding's
-  /// starts with its invariant and model name (`deterministic-2026-all-platforms-<hash>.json`).
+  /// The file name: the hash of the model name, the client (for a case found through an
+  /// adapter, its command: the client's version is no part of the name) and the case; a
+  /// model-check finding's starts with its invariant and model name
+  /// (`deterministic-2026-all-platforms-<hash>.json`).
   package var fileName: String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let key = (try? encoder.encode(fuzzCase)) ?? Data()
     guard let invariant else {
-      return fnv1a64Hex(Array((model.name + "|" + client + "|").utf8) + Array(key)) + ".json"
+      let who = adapter.map { "adapter " + $0.command } ?? client
+      return fnv1a64Hex(Array((model.name + "|" + who + "|").utf8) + Array(key)) + ".json"
     }
     let hash = fnv1a64Hex(Array((model.name + "|" + invariant + "|").utf8) + Array(key))
     let safe = String(

@@ -266,10 +266,12 @@ class Client:
             answers["ANSWER"] = step.split("/")[1]
             try:
                 response = self.respond(challenge, answers, "SELECT_CHALLENGE")
-            except Exception:
-                # Cognito refused the selection with the password (or did not answer): the
-                # flow is still at the selection, so the client goes back to it.
-                self.challenge = challenge.extra["selection"]
+            except ClientError as error:
+                # Cognito refused the selection itself (a factor it did not offer): the flow is
+                # still at the selection, so the client goes back to it. Any other error (no
+                # answer, a 5xx, a Lambda's error) leaves the user at the password, to try again.
+                if error.response.get("Error", {}).get("Code") == "InvalidParameterException":
+                    self.challenge = challenge.extra["selection"]
                 raise
         else:
             response = self.respond(challenge, answers, step)
