@@ -97,7 +97,7 @@ LONG_TESTS = LongTests(/|$$)
 ## Suites that serve HTTP from inside the test process run in a `swift test` process of their own
 ## within `make test`: beside Z3 and the explicit search, which hold Swift's cooperative threads
 ## (two on this machine) for seconds at a time, a request could wait past URLSession's limit.
-SERVER_TESTS = ^CognitoServerTests\.|\.ServeCommandTests(/|$$)|\.ReferenceAdapterTests(/|$$)|\.AdapterFuzzTests(/|$$)|\.AdapterFuzzCommandTests(/|$$)|\.AdapterEndpointCommandTests(/|$$)
+SERVER_TESTS = ^CognitoServerTests\.|\.ServeCommandTests(/|$$)|\.ReferenceAdapterTests(/|$$)|\.AdapterFuzzTests(/|$$)|\.AdapterFuzzCommandTests(/|$$)|\.AdapterEndpointCommandTests(/|$$)|\.PythonAdapterFuzzTests(/|$$)
 SERVER_TEST_EVENTS = .build/test-server-events.jsonl
 TEST_EVENTS = .build/test-events.jsonl
 LONG_TEST_EVENTS = .build/test-long-events.jsonl
