@@ -87,6 +87,10 @@ let package = Package(
       dependencies: [
         "ClientAdapters", "Conformance", "Fuzzing", "CognitoServer", "CognitoWire", "SimulatedCognito", "SignInModel",
       ]),
+    // Recordings of Cognito sign-in requests: HAR files, serve's request log, JSON lines.
+    .target(name: "Recordings", dependencies: ["CognitoWire"]),
+    // `signin-spec diagnose`: which configurations of a model explain a recording.
+    .target(name: "Diagnosis", dependencies: ["Recordings", "CognitoWire", "SignInModel", "ModelChecking"]),
     // The reference client as an adapter (docs/guide/adapters.md).
     .executableTarget(
       name: "signin-spec-adapter",
@@ -113,7 +117,7 @@ let package = Package(
         "SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Z3Kit", "Fuzzing", "ClientBugs",
         "ModelTestSupport", "SignInClient", "CognitoWire", "Scenarios", "DocsConformance", "Diagrams", "SafeFiles",
         "Evolution", "CognitoServer", "SimulatedCognito", "CognitoTokens", "AdapterFuzzing", "ClientAdapters",
-        "Conformance",
+        "Conformance", "Recordings", "Diagnosis",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Yams", package: "Yams"),
       ]),
@@ -164,5 +168,7 @@ let package = Package(
         "Conformance", "Fuzzing", "ClientBugs", "SignInModel",
       ]),
     .testTarget(name: "LoaderFuzzTests", dependencies: ["LoaderFuzzing", "SignInModel", "ModelChecking"]),
+    .testTarget(
+      name: "DiagnosisTests", dependencies: ["Diagnosis", "Recordings", "CognitoWire", "SignInModel", "ModelChecking"]),
   ]
 )

@@ -175,6 +175,25 @@ public struct ExplicitChecker: Sendable {
       key: item.key, covered: covered, graph: item.graph, canSignIn: item.canSignIn, representative: representative)
   }
 
+  /// How many configurations agree with the partial assignment `config` (configuration
+  /// variables; `unassigned` = any) and meet every constraint (`signin-spec diagnose` counts
+  /// the configurations that explain a recording with it).
+  public func coveredConfigurations(_ config: [Int]) -> Double {
+    guard mayHold(config) else { return 0 }
+    var covered = 1.0
+    var inGroups = Set<Int>()
+    for group in constraintGroups {
+      inGroups.formUnion(group.variables)
+      let (n, first) = count(group, from: config)
+      guard first != nil else { return 0 }
+      covered *= n
+    }
+    for v in model.configurationIndices where config[v] == unassigned && !inGroups.contains(v) {
+      covered *= Double(model.variables[v].domain.count)
+    }
+    return covered
+  }
+
   /// Constraints that share variables, with the variables they read.
   struct ConstraintGroup {
     var constraints: [Expr]

@@ -1,0 +1,81 @@
+import CognitoWire
+import Recordings
+import SignInModel
+
+/// A recording diagnosed: its exchanges split by user, each user's calls checked against the
+/// model (`Diagnoser`).
+package struct RecordingDiagnosis: Sendable {
+  /// One user's part of the recording.
+  package struct Flow: Sendable {
+    package let username: String
+    /// The numbers of its Cognito requests (from 1, in file order).
+    package let requests: [Int]
+    /// Requests of this user that belong to no call (device confirmation after a sign-in, an
+    /// internal answer with nothing before it, requests before the first InitiateAuth).
+    package let ignored: [Int]
+    package let calls: [ObservedCall]
+    package let verdict: Diagnoser.Verdict
+  }
+
+  package let recording: Recording
+  package let flows: [Flow]
+  /// The secret fields the recording holds (never printed): passwords, codes, SRP values,
+  /// sessions, tokens.
+  package let redacted: [String]
+
+  /// Field names whose values are secrets (as `serve`'s request log redacts them).
+  static let secretKeys: Set<String> = [
+    "PASSWORD", "NEW_PASSWORD", "SMS_MFA_CODE", "SOFTWARE_TOKEN_MFA_CODE", "EMAIL_OTP_CODE", "SMS_OTP_CODE",
+    "ANSWER", "PASSWORD_CLAIM_SIGNATURE", "PASSWORD_CLAIM_SECRET_BLOCK", "SECRET_BLOCK", "SECRET_HASH", "UserCode",
+    "AccessToken", "IdToken", "RefreshToken", "SecretCode", "Session", "SRP_A", "SRP_B", "SALT", "DEVICE_KEY",
+    "DeviceKey", "DeviceGroupKey", "PasswordVerifier", "Salt",
+  ]
+
+  package init(_ recording: Recording, diagnoser: Diagnoser) {
+    self.recording = recording
+    // Each request's user: the one it names, else the one whose session it carries.
+    var userOfSession: [String: String] = [:]
+    var byUser: [(String, [RecordedExchange])] = []
+    var secrets = Set<String>()
+    for exchange in recording.exchanges {
+      Self.collectSecrets(.object(exchange.body), into: &secrets)
+      if let response = exchange.response { Self.collectSecrets(.object(response), into: &secrets) }
+      let session = exchange.body["Session"]?.string
+      let user = exchange.username ?? session.flatMap { userOfSession[$0] } ?? "(unknown user)"
+      if let next = exchange.response?["Session"]?.string { userOfSession[next] = user }
+      if let index = byUser.firstIndex(where: { $0.0 == user }) {
+        byUser[index].1.append(exchange)
+      } else {
+        byUser.append((user, [exchange]))
+      }
+    }
+    let reader = CallReader(model: diagnoser.model)
+    flows = byUser.map { user, exchanges in
+      // A recording that starts mid-flow: the requests before the first InitiateAuth cannot be
+      // placed in the model, so they are left out (and listed).
+      let start = exchanges.firstIndex { $0.operation == "InitiateAuth" } ?? exchanges.count
+      let (calls, ignored) = reader.calls(Array(exchanges[start...]))
+      let skipped = exchanges[..<start].map(\.request) + ignored.map(\.request)
+      let verdict =
+        calls.isEmpty
+        ? Diagnoser.Verdict(kind: .inconclusive, reason: "no InitiateAuth: the recording starts mid-flow")
+        : diagnoser.diagnose(calls)
+      return Flow(
+        username: user, requests: exchanges.map(\.request), ignored: skipped.sorted(), calls: calls, verdict: verdict)
+    }
+    redacted = secrets.sorted()
+  }
+
+  static func collectSecrets(_ value: JSONValue, into found: inout Set<String>) {
+    switch value {
+    case .object(let object):
+      for (key, member) in object {
+        if secretKeys.contains(key) { found.insert(key) }
+        collectSecrets(member, into: &found)
+      }
+    case .array(let items):
+      for item in items { collectSecrets(item, into: &found) }
+    default: break
+    }
+  }
+}
