@@ -14,11 +14,23 @@ package struct Diagnoser: Sendable {
   let counter: ExplicitChecker
 
   package static let defaultMaxStates = 200_000
+  /// The platform whose step names the verdicts use (`swift`, `js`, `android`, `flutter`; nil:
+  /// the model's step ids).
+  package let platform: String?
 
-  package init(model: SignInModel, maxStates: Int = defaultMaxStates) {
+  package init(model: SignInModel, maxStates: Int = defaultMaxStates, platform: String? = nil) {
     system = TransitionSystem(model: model)
     self.maxStates = maxStates
+    self.platform = platform
     counter = ExplicitChecker(model: model)
+  }
+
+  /// A step as the verdicts name it: the platform's name for it, else its model id.
+  package func stepName(_ step: Int) -> String {
+    let id = model.steps[step].id
+    guard let platform, let name = model.steps[step].names.first(where: { $0.platform == platform }) else { return id }
+    if case .name(let text) = name.form { return text }
+    return id
   }
 
   /// A model state the search carries: a valuation (configuration variables possibly unassigned)
@@ -142,11 +154,11 @@ package struct Diagnoser: Sendable {
       return .done([])
     }
     if case .answer = call.moves[index], step == 0 {
-      allowed.insert("no answer: the flow is at signIn")
+      allowed.insert("no answer: the flow is at \(stepName(0))")
       return .done([])
     }
     if index == 0, let answers = call.answers, !answers.contains(model.steps[step].id) {
-      allowed.insert("an answer to \(model.steps[step].id), not to another step")
+      allowed.insert("an answer to \(stepName(step)), not to another step")
       return .done([])
     }
     var reached = Set<State>()
@@ -211,7 +223,7 @@ package struct Diagnoser: Sendable {
   /// A branch's outcome in words.
   func describe(_ branch: TransitionSystem.Branch) -> String {
     switch branch.outcome {
-    case .step(let s): return model.steps[s].id
+    case .step(let s): return stepName(s)
     case .error(let name): return "error \(name)"
     case .restart: return "the flow ends" + (branch.exception.map { " with \($0)" } ?? "")
     case .route: return "route"

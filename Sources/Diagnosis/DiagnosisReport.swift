@@ -51,8 +51,10 @@ package struct DiagnosisReport: Sendable {
       lines.append(
         "\(recording.path) (\(kind), \(recording.exchanges.count) Cognito request\(recording.exchanges.count == 1 ? "" : "s")"
           + (recording.skipped > 0 ? ", \(recording.skipped) other entries skipped" : "") + ") on \(model.name):")
+      let clients = Set(diagnosis.flows.compactMap(\.clientId))
       for flow in diagnosis.flows {
-        let head = "  user \"\(flow.username)\", \(Self.ranges(flow.requests))"
+        let client = clients.count > 1 ? flow.clientId.map { " (client \($0))" } ?? "" : ""
+        let head = "  user \"\(flow.username)\"\(client), \(Self.ranges(flow.requests))"
         let verdict = flow.verdict
         switch verdict.kind {
         case .consistent:
@@ -119,7 +121,7 @@ package struct DiagnosisReport: Sendable {
 
   func flowJSON(_ flow: RecordingDiagnosis.Flow) -> JSONValue {
     var object: JSONObject = [
-      "username": .string(flow.username), "requests": .array(flow.requests.map { .number(Double($0)) }),
+      "username": .string(flow.username), "clientId": flow.clientId.map { .string($0) } ?? .null, "requests": .array(flow.requests.map { .number(Double($0)) }),
       "ignored": .array(flow.ignored.map { .number(Double($0)) }), "verdict": .string(flow.verdict.kind.rawValue),
     ]
     switch flow.verdict.kind {

@@ -8,6 +8,8 @@ package struct RecordingDiagnosis: Sendable {
   /// One user's part of the recording.
   package struct Flow: Sendable {
     package let username: String
+    /// The app client the user's requests name (two pools' users of one name are two flows).
+    package let clientId: String?
     /// The numbers of its Cognito requests (from 1, in file order).
     package let requests: [Int]
     /// Requests of this user that belong to no call (device confirmation after a sign-in, an
@@ -15,6 +17,12 @@ package struct RecordingDiagnosis: Sendable {
     package let ignored: [Int]
     package let calls: [ObservedCall]
     package let verdict: Diagnoser.Verdict
+  }
+
+  /// A user, by name and app client.
+  struct UserKey: Hashable {
+    let name: String
+    let client: String?
   }
 
   package let recording: Recording
@@ -34,14 +42,16 @@ package struct RecordingDiagnosis: Sendable {
   package init(_ recording: Recording, diagnoser: Diagnoser) {
     self.recording = recording
     // Each request's user: the one it names, else the one whose session it carries.
-    var userOfSession: [String: String] = [:]
-    var byUser: [(String, [RecordedExchange])] = []
+    var userOfSession: [String: UserKey] = [:]
+    var byUser: [(UserKey, [RecordedExchange])] = []
     var secrets = Set<String>()
     for exchange in recording.exchanges {
       Self.collectSecrets(.object(exchange.body), into: &secrets)
       if let response = exchange.response { Self.collectSecrets(.object(response), into: &secrets) }
       let session = exchange.body["Session"]?.string
-      let user = exchange.username ?? session.flatMap { userOfSession[$0] } ?? "(unknown user)"
+      // A user of one app client: the same name in two pools is two users.
+      let named = exchange.username.map { UserKey(name: $0, client: exchange.body["ClientId"]?.string) }
+      let user = named ?? session.flatMap { userOfSession[$0] } ?? UserKey(name: "(unknown user)", client: nil)
       if let next = exchange.response?["Session"]?.string { userOfSession[next] = user }
       if let index = byUser.firstIndex(where: { $0.0 == user }) {
         byUser[index].1.append(exchange)
@@ -61,7 +71,7 @@ package struct RecordingDiagnosis: Sendable {
         ? Diagnoser.Verdict(kind: .inconclusive, reason: "no InitiateAuth: the recording starts mid-flow")
         : diagnoser.diagnose(calls)
       return Flow(
-        username: user, requests: exchanges.map(\.request), ignored: skipped.sorted(), calls: calls, verdict: verdict)
+        username: user.name, clientId: user.client, requests: exchanges.map(\.request), ignored: skipped.sorted(), calls: calls, verdict: verdict)
     }
     redacted = secrets.sorted()
   }

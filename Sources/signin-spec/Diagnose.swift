@@ -60,7 +60,7 @@ struct Diagnose: AsyncParsableCommand {
         throw ExitStatus.badModel
       }
     }
-    let diagnoser = Diagnoser(model: loaded, maxStates: maxStates)
+    let diagnoser = Diagnoser(model: loaded, maxStates: maxStates, platform: platform)
     let diagnoses = recordings.map { RecordingDiagnosis($0, diagnoser: diagnoser) }
     let report = DiagnosisReport(model: loaded, diagnoses: diagnoses)
     switch format {
