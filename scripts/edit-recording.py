@@ -7,12 +7,20 @@ Tests/Fixtures/recordings/edited/NAME.EDIT.jsonl with NAME.EDIT.expect.json:
 "source"}, where K is the 1-based number of the edited Cognito request in the file (every line of a
 JSON-lines recording is a Cognito request) and the first request no configuration explains.
 
-  python3 scripts/edit-recording.py          # every edit of EDITS
+  python3 scripts/edit-recording.py          # every edit of EDITS, and the encoded HARs
   python3 scripts/edit-recording.py --list
+
+It also writes Tests/Fixtures/recordings/encoded/: consistent HAR files whose bodies are stored as
+other HAR writers store them (mitmdump writes decoded text): base64 ("encoding": "base64", as
+browsers do for bodies they do not show as text), and base64 of the gzip bytes with the
+Content-Encoding: gzip header (a writer that keeps the body as it came over the wire). Each with its
+JSON-lines twin and the source's expect file.
 """
 
 import argparse
+import base64
 import copy
+import gzip
 import json
 import os
 
@@ -149,6 +157,48 @@ EDITS = [
 ]
 
 
+ENCODED = [("sms-mfa-wrong-code.ref", "base64"), ("totp-mfa.boto3", "gzip-base64"), ("password.pycognito", "base64")]
+
+
+def encode_har(har, how):
+    for entry in har["log"]["entries"]:
+        for part, key in (("request", "postData"), ("response", "content")):
+            content = entry[part].get(key)
+            if not content or "text" not in content:
+                continue
+            data = content["text"].encode()
+            if how == "gzip-base64" and part == "response":
+                data = gzip.compress(data, mtime=0)
+                entry[part]["headers"].append({"name": "Content-Encoding", "value": "gzip"})
+                content["compression"] = len(content["text"].encode()) - len(data)
+            if part == "response" or how == "base64":
+                content["text"] = base64.b64encode(data).decode()
+                content["encoding"] = "base64"
+    return har
+
+
+def write_encoded(out):
+    os.makedirs(out, exist_ok=True)
+    for source, how in ENCODED:
+        base = os.path.join(FIXTURES, source)
+        target = os.path.join(out, f"{source}.{how}")
+        with open(base + ".har") as f:
+            har = encode_har(json.load(f), how)
+        with open(target + ".har", "w") as f:
+            json.dump(har, f, indent=1)
+            f.write("\n")
+        with open(base + ".jsonl") as f, open(target + ".jsonl", "w") as g:
+            g.write(f.read())
+        with open(base + ".expect.json") as f:
+            expect = json.load(f)
+        expect["source"] = f"{source}.har"
+        expect["encoding"] = how
+        with open(target + ".expect.json", "w") as f:
+            json.dump(expect, f, indent=2)
+            f.write("\n")
+        print(os.path.relpath(target + ".har", ROOT))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--list", action="store_true")
@@ -183,6 +233,7 @@ def main():
             json.dump(expect, f, indent=2)
             f.write("\n")
         print(os.path.relpath(base + ".jsonl", ROOT))
+    write_encoded(os.path.join(FIXTURES, "encoded"))
 
 
 if __name__ == "__main__":
