@@ -37,7 +37,7 @@ python-tools:
 mitmproxy:
 	@test -x .venv-mitmproxy/bin/mitmdump || { python3 -m venv .venv-mitmproxy && \
 	  .venv-mitmproxy/bin/pip install -q --disable-pip-version-check mitmproxy; }
-	@.venv-mitmproxy/bin/mitmdump --version | head -1
+	@.venv-mitmproxy/bin/mitmdump --version 2>&1 | sed -n 1p
 
 ## PyPI tools the tests and lint-ci use: sarif-pydantic (SARIF 2.1.0 object model),
 ## jsonschema (model export schema), check-jsonschema (GitHub workflow schema).

@@ -23,7 +23,9 @@ Until `diagnose` exists (`signin-spec --help` lists no diagnose subcommand) the 
 SIGNIN_SPEC_DIAGNOSE_REQUIRED=1 to make that a failure instead.
 """
 
+import base64
 import glob
+import gzip
 import json
 import os
 import pathlib
@@ -79,6 +81,16 @@ def cases():
     return result
 
 
+def body(content):
+    """A HAR body as text: base64 decoded, gzip inflated."""
+    if not content or "text" not in content:
+        return None
+    data = base64.b64decode(content["text"]) if content.get("encoding") == "base64" else content["text"].encode()
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    return data.decode()
+
+
 def cognito_exchanges(path):
     """The recording's Cognito requests, in file order, as (operation, request, response)."""
     kind = kind_of(path)
@@ -89,8 +101,8 @@ def cognito_exchanges(path):
                            if h["name"].lower() == "x-amz-target"), "")
             if not target.startswith(PREFIX):
                 continue
-            request = json.loads(entry["request"].get("postData", {}).get("text") or "{}")
-            text = entry["response"].get("content", {}).get("text")
+            request = json.loads(body(entry["request"].get("postData")) or "{}")
+            text = body(entry["response"].get("content"))
             exchanges.append((target[len(PREFIX):], request, json.loads(text) if text else None))
         return exchanges
     lines = [json.loads(line) for line in open(path) if line.strip()]
