@@ -147,6 +147,14 @@ EDITS = [
      "the SMS code refused with CodeMismatchException at request 2 is sent again at request 3 and "
      "accepted (one SMS code per challenge: a refused code stays wrong; needs diagnose to compare code values)",
      same_wrong_code(3, 2, "SMS_MFA_CODE")),
+    ("two-users-interleaved.ref", "challenge-after-code", 4, "different challenge",
+     "two users interleaved: alice's SMS code answered with a SOFTWARE_TOKEN_MFA challenge instead of tokens "
+     "(MFA after MFA); bob's flow, between, stays consistent",
+     set_response(4, challenge("SOFTWARE_TOKEN_MFA"))),
+    ("two-users-interleaved.boto3", "code-mismatch-for-bob", 2, "error for success",
+     "two users interleaved: bob's password sign-in (USER_PASSWORD_AUTH, no code) answered CodeMismatchException; "
+     "alice's flow stays consistent",
+     set_response(2, CODE_MISMATCH, 400)),
     ("fault-not-authorized.ref", "continue-after-not-authorized", 3, "flow continuing after NotAuthorizedException",
      "after NotAuthorizedException on the SMS code (the flow ends), the same session answered again with tokens",
      continue_after(3)),
@@ -222,6 +230,7 @@ def main():
         expect = {
             "model": original["model"],
             "served": original["served"],
+            **({"users": original["users"]} if "users" in original else {}),
             "client": original["client"],
             "verdict": "inconsistent",
             "inconsistentAt": k,

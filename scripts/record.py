@@ -137,6 +137,21 @@ CONVERSATIONS = {
     ),
 }
 
+# Conversations of several users of one pool (serve --users FILE), interleaved: each step names its
+# user ("alice:signIn:userPassword"); each user has a client of its own.
+MULTI_USER = {
+    "two-users-interleaved": (
+        "two users of one pool signing in at the same time: alice with SMS MFA (a wrong code, then the "
+        "right one), bob without MFA, their requests interleaved",
+        ["pool.mfa=optional", "pool.sms=true"],
+        {"alice": {"user.phone": True, "user.smsEnabled": True, "user.preferred": "sms"}, "bob": {}},
+        ["alice:signIn:userPassword", "bob:signIn:userPassword", "alice:confirm:sms-wrong", "bob:signOut",
+         "alice:confirm:sms"],
+        ["ref", "boto3"],
+    ),
+}
+USER_PASSWORDS = {"alice": "Alice-Passw0rd!", "bob": "Bob-Passw0rd!"}
+
 
 def catalogue():
     """Every recording: NAME.CLIENT → (description, sets, steps, client)."""
@@ -145,6 +160,9 @@ def catalogue():
         for client in clients:
             flow = "userSRP" if client == "pycognito" else "userPassword"
             result[f"{name}.{client}"] = (description, sets, [s.replace("{pw}", flow) for s in steps], client)
+    for name, (description, sets, users, steps, clients) in MULTI_USER.items():
+        for client in clients:
+            result[f"{name}.{client}"] = (description, sets, steps, client, users)
     return result
 
 
@@ -166,8 +184,10 @@ def wait_listening(port, seconds=20):
 
 
 class Serve:
-    def __init__(self, binary, sets, log, seed):
+    def __init__(self, binary, sets, log, seed, users_file=None):
         command = [binary, "serve", os.path.join(ROOT, MODEL), "--port", "0", "--log", log, "--seed", str(seed)]
+        if users_file:
+            command += ["--users", users_file]
         for s in sets:
             command += ["--set", s]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -197,8 +217,9 @@ class Serve:
         with urllib.request.urlopen(request) as answer:
             return json.load(answer)
 
-    def code(self, medium):
-        messages = [m for m in self.control("GET", "messages?username=user")["messages"] if m["medium"] == medium]
+    def code(self, medium, username="user"):
+        messages = [m for m in self.control("GET", f"messages?username={username}")["messages"]
+                    if m["medium"] == medium]
         if not messages:
             raise SystemExit(f"error: no {medium} code in the outbox")
         return messages[-1]["code"]
@@ -268,26 +289,33 @@ def wrong(code):
     return f"{(int(code) + 1) % 1_000_000:06d}"
 
 
-def run_steps(serve, adapter, steps):
-    """Runs the conversation; returns the observations."""
+def run_steps(serve, adapters, steps, passwords=None):
+    """Runs the conversation; returns the observations. `adapters` maps a username to its client
+    (one user "user", or the users of a multi-user conversation, named before each step)."""
     observations = []
-    last = {}
+    lasts = {}
     for step in steps:
+        username = "user"
+        if step.split(":", 1)[0] in adapters:
+            username, step = step.split(":", 1)
+        adapter = adapters[username]
+        last = lasts.get(username, {})
+        password_of_user = (passwords or {}).get(username, PASSWORD)
         kind, _, rest = step.partition(":")
         if kind == "signIn":
             parts = rest.split(":")
             options = {"authFlow": parts[0]}
-            password = None if parts[0] in ("customWithoutSRP", "userAuth") else PASSWORD
+            password = None if parts[0] in ("customWithoutSRP", "userAuth") else password_of_user
             for part in parts[1:]:
                 if part.startswith("password="):
                     password = part[len("password="):] or None
                 else:
                     options["preferredFirstFactor"] = part
-                    password = PASSWORD if part in ("PASSWORD", "PASSWORD_SRP") else password
-            last = adapter.send({"type": "signIn", "username": "user", "password": password, "options": options})
+                    password = password_of_user if part in ("PASSWORD", "PASSWORD_SRP") else password
+            last = adapter.send({"type": "signIn", "username": username, "password": password, "options": options})
         elif kind == "confirm":
             if rest in ("sms", "sms-wrong", "email", "email-wrong"):
-                code = serve.code("SMS" if rest.startswith("sms") else "EMAIL")
+                code = serve.code("SMS" if rest.startswith("sms") else "EMAIL", username)
                 answer = wrong(code) if rest.endswith("-wrong") else code
             elif rest in ("totp", "totp-wrong"):
                 import pyotp
@@ -300,7 +328,7 @@ def run_steps(serve, adapter, steps):
             last = adapter.send({"type": "confirmSignIn", "answer": answer})
         elif kind == "fault":
             operation, fault, *error = rest.split(":")
-            body = {"username": "user", "operation": operation, "fault": fault, "count": 1}
+            body = {"username": username, "operation": operation, "fault": fault, "count": 1}
             if error:
                 body["error"] = error[0]
             serve.control("POST", "faults", body)
@@ -309,6 +337,7 @@ def run_steps(serve, adapter, steps):
             last = adapter.send({"type": "signOut"})
         else:
             raise SystemExit(f"error: unknown step {step}")
+        lasts[username] = last
         observations.append(last)
     return observations
 
@@ -375,24 +404,37 @@ def trim_har(har):
     return har
 
 
-def record(name, description, sets, steps, client, out, seed, use_proxy=True, prefixed=False):
+def record(name, description, sets, steps, client, out, seed, use_proxy=True, prefixed=False, users=None):
     os.makedirs(out, exist_ok=True)
     base = os.path.join(out, name)
     binary = os.path.join(ROOT, ".build/release/signin-spec")
     print(f"{name}: {description}", file=sys.stderr)
-    serve = Serve(binary, sets, base + ".log.jsonl", seed)
+    users_file = None
+    if users:
+        users_file = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
+        json.dump({"users": [{"username": u, "password": USER_PASSWORDS[u], "set": settings}
+                             for u, settings in users.items()]}, users_file)
+        users_file.close()
+    serve = Serve(binary, sets, base + ".log.jsonl", seed, users_file and users_file.name)
+    if users_file:
+        os.unlink(users_file.name)
     har_path = base + ".har"
     forward = client == "pycognito"
     proxy = Proxy(serve.port, har_path, forward) if use_proxy else None
-    adapter = Adapter(CLIENTS[client], f"http://127.0.0.1:{proxy.port}" if proxy and forward else None)
+    usernames = list(users) if users else ["user"]
+    adapters = {u: Adapter(CLIENTS[client], f"http://127.0.0.1:{proxy.port}" if proxy and forward else None)
+                for u in usernames}
+    passwords = {u: USER_PASSWORDS[u] for u in usernames} if users else None
     try:
         endpoint = f"http://127.0.0.1:{proxy.port}/" if proxy and not forward else serve.url + "/"
-        hello = adapter.send({"type": "hello", "protocol": 1, "endpoint": endpoint})
-        adapter.send({"type": "reset", "poolId": serve.pool_id, "clientId": serve.client_id, "username": "user",
-                      "password": PASSWORD})
-        observations = run_steps(serve, adapter, steps)
+        for username, adapter in adapters.items():
+            hello = adapter.send({"type": "hello", "protocol": 1, "endpoint": endpoint})
+            adapter.send({"type": "reset", "poolId": serve.pool_id, "clientId": serve.client_id,
+                          "username": username, "password": (passwords or {}).get(username, PASSWORD)})
+        observations = run_steps(serve, adapters, steps, passwords)
     finally:
-        adapter.close()
+        for adapter in adapters.values():
+            adapter.close()
         if proxy:
             proxy.stop()
         serve.stop()
@@ -412,6 +454,7 @@ def record(name, description, sets, steps, client, out, seed, use_proxy=True, pr
         "verdict": "consistent",
         "conversation": description,
         "steps": steps,
+        **({"users": users} if users else {}),
         "observed": [o.get("step") if not o.get("error") else o["error"]["type"] for o in observations],
     }
     with open(base + ".expect.json", "w") as f:
@@ -440,7 +483,7 @@ def main():
     args = parser.parse_args()
     known = catalogue()
     if args.list:
-        for name, (description, sets, steps, client) in known.items():
+        for name, (description, sets, steps, client, *_) in known.items():
             print(f"{name}\t{description}\t{' '.join(sets)}\t{' '.join(steps)}")
         return
     if args.steps:
@@ -453,10 +496,10 @@ def main():
     for name in names:
         if name not in known:
             parser.error(f"unknown recording {name} (see --list)")
-        description, sets, steps, client = known[name]
+        description, sets, steps, client, *users = known[name]
         # pycognito's recordings spell the operation with its prefix, the others without.
         record(name, description, sets, steps, client, args.out, args.seed, not args.no_proxy,
-               args.prefixed or client == "pycognito")
+               args.prefixed or client == "pycognito", users[0] if users else None)
 
 
 if __name__ == "__main__":

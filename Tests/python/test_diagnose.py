@@ -11,7 +11,8 @@ the expect file:
 - the exit status: 0 for a consistent recording, 1 for an inconsistent one;
 - the JSON document (format signin-spec-diagnosis, version 1): one file of the right kind, flows
   that cover the file's Cognito requests, each flow's verdict;
-- consistent: every pool./user. setting serve was given (`served`) is allowed by each flow's
+- consistent: every pool./user. setting serve was given (`served`, and a multi-user recording's
+  `users`: each user's own settings, checked on that user's flows) is allowed by each flow's
   `configurations.values` (a variable left out takes any value), and `count` is a decimal string > 0;
 - inconsistent: a flow is inconsistent at request K (`inconsistentAt` of the expect file, 1-based
   among the file's Cognito requests; `entry` is the JSON-lines line number), with what was
@@ -184,7 +185,14 @@ def test_diagnose(expect_path, path):
             assert isinstance(configurations["count"], str) and re.fullmatch(r"[1-9][0-9]*",
                                                                             configurations["count"]), where
             values = configurations["values"]
-            for variable, served in expect.get("served", {}).items():
+            # serve's settings: the pool's for every flow, the user's for its own flows (a
+            # multi-user recording's expect file has each user's settings under "users").
+            settings = dict(expect.get("served", {}))
+            if "users" in expect:
+                settings = {k: v for k, v in settings.items() if k.startswith("pool.")}
+                assert flow["username"] in expect["users"], f"{where}: flow of {flow['username']}"
+                settings.update(expect["users"][flow["username"]])
+            for variable, served in settings.items():
                 if variable in values:
                     allowed = [normal(v) for v in values[variable]]
                     assert normal(served) in allowed, f"{where}: served {variable}={served}, allowed {allowed}"
