@@ -14,7 +14,9 @@ It also writes Tests/Fixtures/recordings/encoded/: consistent HAR files whose bo
 other HAR writers store them (mitmdump writes decoded text): base64 ("encoding": "base64", as
 browsers do for bodies they do not show as text), and base64 of the gzip bytes with the
 Content-Encoding: gzip header (a writer that keeps the body as it came over the wire). Each with its
-JSON-lines twin and the source's expect file.
+JSON-lines twin and the source's expect file. And Tests/Fixtures/recordings/variants/: consistent
+JSON-lines recordings re-spelled as the format allows (prefixed operations, namespaced __type, no
+time; error "timeout" for an unanswered request).
 """
 
 import argparse
@@ -207,6 +209,55 @@ def write_encoded(out):
         print(os.path.relpath(target + ".har", ROOT))
 
 
+def respell(lines):
+    """Every spelling the format allows: operations with their X-Amz-Target prefix, __type with a
+    namespace, no time members."""
+    for line in lines:
+        line["operation"] = "AWSCognitoIdentityProviderService." + line["operation"].split(".")[-1]
+        if isinstance(line.get("response"), dict) and "__type" in line["response"]:
+            line["response"]["__type"] = ("com.amazonaws.cognito.identity.idp.model#"
+                                          + line["response"]["__type"].split("#")[-1])
+        line.pop("time", None)
+    return lines
+
+
+def timeout_for_reset(lines):
+    for line in lines:
+        if line.get("error") == "reset":
+            line["error"] = "timeout"
+    return lines
+
+
+# Consistent re-spellings of consistent recordings (JSON lines): (source, name, description, change).
+VARIANTS = [
+    ("sms-mfa-wrong-code.boto3", "respelled",
+     "operations with the AWSCognitoIdentityProviderService. prefix, __type with a namespace, no time members",
+     respell),
+    ("fault-reset-retry.ref", "timeout",
+     "the request that got no answer gave up waiting (error timeout) instead of a reset connection", timeout_for_reset),
+]
+
+
+def write_variants(out):
+    os.makedirs(out, exist_ok=True)
+    for source, name, description, change in VARIANTS:
+        base = os.path.join(FIXTURES, source)
+        target = os.path.join(out, f"{source}.{name}")
+        with open(base + ".jsonl") as f:
+            lines = change([json.loads(line) for line in f if line.strip()])
+        with open(target + ".jsonl", "w") as f:
+            for line in lines:
+                f.write(json.dumps(line) + "\n")
+        with open(base + ".expect.json") as f:
+            expect = json.load(f)
+        expect["source"] = f"{source}.jsonl"
+        expect["variant"] = description
+        with open(target + ".expect.json", "w") as f:
+            json.dump(expect, f, indent=2)
+            f.write("\n")
+        print(os.path.relpath(target + ".jsonl", ROOT))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--list", action="store_true")
@@ -243,6 +294,7 @@ def main():
             f.write("\n")
         print(os.path.relpath(base + ".jsonl", ROOT))
     write_encoded(os.path.join(FIXTURES, "encoded"))
+    write_variants(os.path.join(FIXTURES, "variants"))
 
 
 if __name__ == "__main__":
