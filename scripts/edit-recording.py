@@ -99,6 +99,17 @@ def continue_after(k):
 
 
 CODE_MISMATCH = error("CodeMismatchException", "Invalid code received for user")
+# Notes on how an edit's verdict depends on a reading of the model, kept in the expect file.
+NOTES = {
+    "code-mismatch-for-tokens": "RespondToAuthChallenge documents CodeMismatchException; the verdict assumes the "
+    "model's wrongCode names it, so it is never a serviceError ('documented errors that no other response names')",
+    "code-mismatch-after-verified": "as code-mismatch-for-tokens: CodeMismatchException is wrongCode, not a serviceError",
+    "code-mismatch-for-selection": "as code-mismatch-for-tokens: CodeMismatchException is wrongCode, not a serviceError",
+    "code-mismatch-for-bob": "InitiateAuth does not document CodeMismatchException at all",
+    "code-mismatch-for-password": "InitiateAuth does not document CodeMismatchException at all",
+    "tokens-after-wrong-code": "the model's codes are right or wrong, not values: the verdict needs diagnose to see "
+    "that the code accepted is the one refused in the same challenge (an SMS code does not change within a session)",
+}
 
 # (source, edit name, K, kind, description, edit)
 EDITS = [
@@ -287,6 +298,7 @@ def main():
             "inconsistentAt": k,
             "edit": kind,
             "description": description,
+            **({"note": NOTES[name]} if name in NOTES else {}),
             "source": f"{source}.jsonl",
         }
         with open(base + ".expect.json", "w") as f:
