@@ -9,7 +9,7 @@ BUILD_FLAGS ?= -c release -Xswiftc -enable-testing
 BIN = .build/release/signin-spec
 JUNIT ?= .build/verify.junit.xml
 
-.PHONY: corpus corpus-check verify test test-long test-times test-build bench bench-serve bench-adapters adapter-findings build deps moto python-tools clean graphs graphviz ci-tools lint-ci format format-check fuzz-loader
+.PHONY: corpus corpus-check verify test test-long test-times test-build bench bench-serve bench-adapters adapter-findings build deps moto python-tools clean graphs graphviz ci-tools lint-ci format format-check fuzz-loader mitmproxy
 
 MODELS = $(wildcard models/*.yaml)
 DEBUG_BIN = .build/debug/signin-spec
@@ -31,6 +31,13 @@ python-tools:
 	@python3 -c "import boto3, pytest" 2>/dev/null || pip install -q boto3 pytest
 	@python3 -c "import pyotp" 2>/dev/null || pip install -q pyotp
 	@python3 -c "import pycognito" 2>/dev/null || pip install -q pycognito
+
+## PyPI mitmproxy (mitmdump, HAR export) in its own virtual environment, .venv-mitmproxy/: its
+## pins clash with moto's, so it never goes into the main Python. scripts/record.py uses it.
+mitmproxy:
+	@test -x .venv-mitmproxy/bin/mitmdump || { python3 -m venv .venv-mitmproxy && \
+	  .venv-mitmproxy/bin/pip install -q --disable-pip-version-check mitmproxy; }
+	@.venv-mitmproxy/bin/mitmdump --version 2>&1 | sed -n 1p
 
 ## PyPI tools the tests and lint-ci use: sarif-pydantic (SARIF 2.1.0 object model),
 ## jsonschema (model export schema), check-jsonschema (GitHub workflow schema).
