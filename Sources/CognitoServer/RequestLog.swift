@@ -97,11 +97,16 @@ package actor RequestLog {
   }
 
   /// The secret values a request carries (so an error message that echoes one is redacted too).
+  /// A choice (SELECT_MFA_TYPE's or SELECT_CHALLENGE's ANSWER) is no secret: it is kept, and
+  /// the same text elsewhere (the challenge name it leads to) too.
   static func secretValues(_ request: JSONObject, operation: String) -> [String] {
     var values: [String] = []
+    let choice = isChoice(request)
     func walk(_ value: JSONValue, key: String?) {
       switch value {
-      case .string(let s) where key.map(secretKeys.contains) == true && s.count >= 4: values.append(s)
+      case .string(let s)
+      where key.map(secretKeys.contains) == true && s.count >= 4 && !(choice && key == "ANSWER"):
+        values.append(s)
       case .object(let o): for (k, v) in o { walk(v, key: k) }
       case .array(let a): for v in a { walk(v, key: key) }
       default: break

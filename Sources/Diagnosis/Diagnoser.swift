@@ -18,11 +18,23 @@ package struct Diagnoser: Sendable {
   /// the model's step ids).
   package let platform: String?
 
+  /// The exceptions the model's rules name (errors and restarts' exceptions): a Cognito error
+  /// of one of these is never the model's passed-through service error.
+  let namedExceptions: Set<String>
+
   package init(model: SignInModel, maxStates: Int = defaultMaxStates, platform: String? = nil) {
-    system = TransitionSystem(model: model)
+    let system = TransitionSystem(model: model)
+    self.system = system
     self.maxStates = maxStates
     self.platform = platform
     counter = ExplicitChecker(model: model)
+    var named = Set<String>()
+    for branch in system.branches {
+      if case .error(let name) = branch.outcome { named.insert(name) }
+      if let exception = branch.exception { named.insert(exception) }
+    }
+    named.subtract(["ServiceError", "NetworkError", "SignInError.invalidServiceResponse"])
+    namedExceptions = named
   }
 
   /// A step as the verdicts name it: the platform's name for it, else its model id.
@@ -51,12 +63,18 @@ package struct Diagnoser: Sendable {
     package var values: [String: [String]] = [:]
     /// The call where no configuration explains the recording any more.
     package var failingCall: ObservedCall?
+    /// The request reported: the call's last when what it showed is what no configuration
+    /// explains (its answer came with that request), its first when the call itself does not fit.
+    package var failingRequest: RecordedExchange?
     /// What the model allows there, over the configurations still possible.
     package var allowed: [String] = []
     /// The model lines of the rules involved there.
     package var ruleLines: [Int] = []
     /// Why the search stopped (inconclusive).
     package var reason: String?
+    /// For a recording that starts mid-flow, the steps its first request could answer (the
+    /// search starts there); empty when it starts with a sign-in.
+    package var midFlow: [String] = []
   }
 
   /// Diagnoses `calls` (one user's, in order).
@@ -64,10 +82,27 @@ package struct Diagnoser: Sendable {
     var initial = [Int](repeating: unassigned, count: model.variables.count)
     for i in model.flowIndices { initial[i] = model.variables[i].initial }
     var states: Set<State> = [State(valuation: initial, step: nil)]
+    var midFlow: [String] = []
+    if let first = calls.first, first.moves.first != .signIn, let answers = first.answers {
+      // A recording that starts mid-flow: its first call answers one of these steps, reached by
+      // requests it does not hold (whether the configuration reaches them is not checked).
+      let steps = model.steps.indices.filter { answers.contains(model.steps[$0].id) }
+      states = Set(steps.map { State(valuation: initial, step: $0) })
+      midFlow = steps.map(stepName)
+    }
+    var verdict = search(calls, from: states)
+    verdict.midFlow = midFlow
+    return verdict
+  }
+
+  /// `diagnose` from `states`.
+  func search(_ calls: [ObservedCall], from start: Set<State>) -> Verdict {
+    var states = start
     for call in calls {
       var next = Set<State>()
       var allowed = Set<String>()
       var lines = Set<Int>()
+      var outcomeChecked = false
       var work = Array(states)
       var visited = 0
       while let state = work.popLast() {
@@ -92,7 +127,7 @@ package struct Diagnoser: Sendable {
             "a configuration whose " + call.settings.keys.sorted().joined(separator: " and ") + " the request shows")
           continue
         }
-        switch advance(state, call, 0, &allowed, &lines) {
+        switch advance(state, call, 0, &allowed, &lines, &outcomeChecked) {
         case .fork(let variable):
           for value in model.variables[variable].domain.values {
             var child = state
@@ -104,7 +139,10 @@ package struct Diagnoser: Sendable {
         }
       }
       if next.isEmpty {
-        return Verdict(kind: .inconsistent, failingCall: call, allowed: allowed.sorted(), ruleLines: lines.sorted())
+        return Verdict(
+          kind: .inconsistent, failingCall: call,
+          failingRequest: outcomeChecked ? call.exchanges.last : call.exchanges.first,
+          allowed: allowed.sorted(), ruleLines: lines.sorted())
       }
       states = next
     }
@@ -136,7 +174,8 @@ package struct Diagnoser: Sendable {
 
   /// The states `call`'s moves from `index` on lead to from `state`, or the variable to fork on.
   func advance(
-    _ state: State, _ call: ObservedCall, _ index: Int, _ allowed: inout Set<String>, _ lines: inout Set<Int>
+    _ state: State, _ call: ObservedCall, _ index: Int, _ allowed: inout Set<String>, _ lines: inout Set<Int>,
+    _ outcomeChecked: inout Bool
   ) -> Advance {
     var state = state
     let last = index == call.moves.count - 1
@@ -148,12 +187,18 @@ package struct Diagnoser: Sendable {
       classes = nil
     case .answer(let given):
       classes = given
+    case .answerNot(let excluded):
+      let step = state.step.map { model.steps[$0] }
+      classes = Set(
+        (step?.responses ?? []).map { model.responses[$0.response].name }.filter {
+          !excluded.contains($0) && !CallReader.selections.contains($0)
+        })
     }
     guard let step = state.step, !model.steps[step].isTerminal else {
       allowed.insert("no answer: the flow has ended (a new signIn is needed)")
       return .done([])
     }
-    if case .answer = call.moves[index], step == 0 {
+    if call.moves[index] != .signIn, step == 0 {
       allowed.insert("no answer: the flow is at \(stepName(0))")
       return .done([])
     }
@@ -182,7 +227,7 @@ package struct Diagnoser: Sendable {
         // A local step (a selection the client handles itself): the next move goes on from it.
         guard case .step(let target) = branch.outcome else { continue }
         let moved = State(valuation: after, step: target)
-        switch advance(moved, call, index + 1, &allowed, &lines) {
+        switch advance(moved, call, index + 1, &allowed, &lines, &outcomeChecked) {
         case .fork(let v): return .fork(v)
         case .done(let states): reached.formUnion(states)
         }
@@ -190,6 +235,7 @@ package struct Diagnoser: Sendable {
       }
       allowed.insert("\(name): \(outcome)")
       lines.formUnion(branch.ruleLines)
+      outcomeChecked = true
       if matches(branch, call.observed) {
         reached.insert(State(valuation: after, step: branch.target))
       }
@@ -201,8 +247,8 @@ package struct Diagnoser: Sendable {
   func matches(_ branch: TransitionSystem.Branch, _ observed: ObservedCall.Observed) -> Bool {
     switch (branch.outcome, observed) {
     case (.step(let s), .steps(let ids, _)): return ids.contains(model.steps[s].id)
-    case (.error(let name), .error(let type)): return Self.sameError(name, type)
-    case (.restart, .error(let type)): return branch.exception.map { Self.sameError($0, type) } ?? true
+    case (.error(let name), .error(let type)): return sameError(name, type)
+    case (.restart, .error(let type)): return branch.exception.map { sameError($0, type) } ?? true
     case (.restart, .unusable), (.error, .unusable): return true
     default: return false
     }
@@ -211,11 +257,12 @@ package struct Diagnoser: Sendable {
   /// Whether an observed error is the exception the model names: the same name; ValidationError
   /// and InvalidParameterException (one refusal, local or Cognito's); any Cognito error for the
   /// model's "the exception Cognito sent" (`ServiceError`).
-  static func sameError(_ named: String, _ observed: String) -> Bool {
+  func sameError(_ named: String, _ observed: String) -> Bool {
     if named == observed { return true }
     let refusals: Set<String> = ["ValidationError", "InvalidParameterException"]
     if refusals.contains(named) && refusals.contains(observed) { return true }
-    if named == "ServiceError" { return observed != "NetworkError" }
+    // "The exception Cognito sent": an error no other response of the model names.
+    if named == "ServiceError" { return observed != "NetworkError" && !namedExceptions.contains(observed) }
     if named == "EnableSoftwareTokenMFAException" && observed == "CodeMismatchException" { return true }
     return false
   }

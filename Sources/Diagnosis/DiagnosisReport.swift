@@ -67,9 +67,9 @@ package struct DiagnosisReport: Sendable {
           }
           lines.append("      (every other variable: any value)")
         case .inconsistent:
-          if let call = verdict.failingCall {
+          if let call = verdict.failingCall, let at = verdict.failingRequest {
             lines.append(
-              "\(head): INCONSISTENT at request \(call.request) (\(place(recording, call.entry))): "
+              "\(head): INCONSISTENT at request \(at.request) (\(place(recording, at.entry))): "
                 + "\(Self.callName(call)) showed \(call.observed)")
             lines.append("    the model allows there, for the configurations still possible:")
             for item in verdict.allowed.prefix(12) { lines.append("      \(item)") }
@@ -83,6 +83,11 @@ package struct DiagnosisReport: Sendable {
           }
         case .inconclusive:
           lines.append("\(head): inconclusive: \(verdict.reason ?? "")")
+        }
+        if !flow.verdict.midFlow.isEmpty {
+          lines.append(
+            "    starts mid-flow: checked from \(flow.verdict.midFlow.joined(separator: " or ")) (whether a "
+              + "configuration reaches it is not checked)")
         }
         if !flow.ignored.isEmpty {
           lines.append("    not checked (no call of the flow): \(Self.ranges(flow.ignored))")
@@ -121,8 +126,10 @@ package struct DiagnosisReport: Sendable {
 
   func flowJSON(_ flow: RecordingDiagnosis.Flow) -> JSONValue {
     var object: JSONObject = [
-      "username": .string(flow.username), "clientId": flow.clientId.map { .string($0) } ?? .null, "requests": .array(flow.requests.map { .number(Double($0)) }),
+      "username": .string(flow.username), "clientId": flow.clientId.map { .string($0) } ?? .null,
+      "requests": .array(flow.requests.map { .number(Double($0)) }),
       "ignored": .array(flow.ignored.map { .number(Double($0)) }), "verdict": .string(flow.verdict.kind.rawValue),
+      "startsMidFlowAt": .array(flow.verdict.midFlow.map { .string($0) }),
     ]
     switch flow.verdict.kind {
     case .consistent:
@@ -131,9 +138,9 @@ package struct DiagnosisReport: Sendable {
         "values": .object(flow.verdict.values.mapValues { .array($0.map { .string($0) }) }),
       ])
     case .inconsistent:
-      if let call = flow.verdict.failingCall {
+      if let call = flow.verdict.failingCall, let at = flow.verdict.failingRequest {
         object["inconsistentAt"] = .object([
-          "request": .number(Double(call.request)), "entry": .number(Double(call.entry)),
+          "request": .number(Double(at.request)), "entry": .number(Double(at.entry)),
           "call": .string(Self.callName(call)), "observed": .string(call.observed.description),
           "allowed": .array(flow.verdict.allowed.map { .string($0) }),
           "rules": .array(flow.verdict.ruleLines.map { .string("\(model.file):\($0)") }),
@@ -154,15 +161,16 @@ package struct DiagnosisReport: Sendable {
     for diagnosis in diagnoses {
       for flow in diagnosis.flows where flow.verdict.kind != .consistent {
         let call = flow.verdict.failingCall
+        let at = flow.verdict.failingRequest
         let message =
           flow.verdict.kind == .inconclusive
           ? "user \(flow.username): inconclusive: \(flow.verdict.reason ?? "")"
-          : "user \(flow.username): inconsistent at request \(call?.request ?? 0): "
+          : "user \(flow.username): inconsistent at request \(at?.request ?? 0): "
             + (call.map { "\(Self.callName($0)) showed \($0.observed)" } ?? "")
             + "; the model allows: \(flow.verdict.allowed.prefix(6).joined(separator: "; "))"
         var location: JSONObject = ["artifactLocation": .object(["uri": .string(diagnosis.recording.path)])]
-        if let call, diagnosis.recording.kind != .har {
-          location["region"] = .object(["startLine": .number(Double(call.entry))])
+        if let at, diagnosis.recording.kind != .har {
+          location["region"] = .object(["startLine": .number(Double(at.entry))])
         }
         var result: JSONObject = [
           "ruleId": .string(flow.verdict.kind == .inconclusive ? "diagnosis-inconclusive" : "diagnosis-inconsistent"),
@@ -173,12 +181,12 @@ package struct DiagnosisReport: Sendable {
               [
                 "physicalLocation": .object(location),
                 "logicalLocations": .array([
-                  .object(["name": .string(call.map { place(diagnosis.recording, $0.entry) } ?? "recording")])
+                  .object(["name": .string(at.map { place(diagnosis.recording, $0.entry) } ?? "recording")])
                 ]),
               ])
           ]),
         ]
-        if let call { result["properties"] = .object(["request": .number(Double(call.request))]) }
+        if let at { result["properties"] = .object(["request": .number(Double(at.request))]) }
         results.append(.object(result))
       }
     }

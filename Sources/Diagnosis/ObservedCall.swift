@@ -13,6 +13,9 @@ package struct ObservedCall: Sendable {
     /// An answer at the current step: one of `classes` (nil: any response the step accepts
     /// that is not a selection).
     case answer(Set<String>?)
+    /// An answer at the current step that is none of these (and no selection): a code Cognito
+    /// refused earlier in the same challenge is not the right code now.
+    case answerNot(Set<String>)
   }
 
   /// What the call showed.
@@ -103,6 +106,9 @@ package struct CallReader {
     var index = 0
     var lastShown: String?  // the challenge name the last call showed
     var lastSetupTypes = ""
+    // Codes sent by SMS or email that Cognito refused in the current flow, by challenge: such a
+    // code does not change within its challenge, so the same value is never right later.
+    var refused = Set<String>()
     while index < exchanges.count {
       let first = exchanges[index]
       var group = [first]
@@ -122,6 +128,11 @@ package struct CallReader {
           let select = Self.factorSelection(answer)
           let withPassword = answers["PASSWORD"] != nil || answers["SRP_A"] != nil
           moves = withPassword ? [.answer([select]), .answer(nil)] : [.answer([select])]
+        case "SMS_MFA", "EMAIL_OTP", "SMS_OTP":
+          let code = answers[Self.codeKeys[name] ?? ""]?.string ?? ""
+          // A redacted code (serve's log writes "<redacted>") says nothing.
+          let known = !code.isEmpty && !code.contains("redacted")
+          moves = known && refused.contains("\(name)|\(code)") ? [.answerNot(["correctCode"])] : [.answer(nil)]
         case "MFA_SETUP"
         where lastShown == "MFA_SETUP" && lastSetupTypes.contains("SOFTWARE_TOKEN_MFA")
           && lastSetupTypes.contains("EMAIL_OTP") && answers["EMAIL"] != nil:
@@ -135,12 +146,14 @@ package struct CallReader {
         }
       case "VerifySoftwareToken":
         moves = [.answer(nil)]
-        // The code's answer: VerifySoftwareToken, then RespondToAuthChallenge MFA_SETUP.
+        // The code's answer: VerifySoftwareToken, then RespondToAuthChallenge MFA_SETUP. Once
+        // VerifySoftwareToken took the code, the code was right, whatever follows.
         if first.response != nil, first.errorType == nil, index < exchanges.count,
           exchanges[index].operation == "RespondToAuthChallenge"
         {
           group.append(exchanges[index])
           index += 1
+          moves = [.answerNot(["wrongCode", "malformedCode", "expiredCode"])]
         }
       case "AssociateSoftwareToken":
         // TOTP chosen at the setup selection: the client asks Cognito for the secret.
@@ -175,7 +188,16 @@ package struct CallReader {
       // After tokens, what the client does for the device belongs to no call.
       let observed = self.observed(group)
       var call = ObservedCall(exchanges: group, moves: moves, observed: observed)
-      if first.operation == "InitiateAuth" { call.settings = Self.settings(first.body) }
+      if first.operation == "InitiateAuth" {
+        call.settings = Self.settings(first.body)
+        refused = []
+      }
+      if first.operation == "RespondToAuthChallenge", let name = first.body["ChallengeName"]?.string,
+        let key = Self.codeKeys[name], observed == .error("CodeMismatchException"),
+        let code = first.body["ChallengeResponses"]?.object?[key]?.string
+      {
+        refused.insert("\(name)|\(code)")
+      }
       calls.append(call)
       let end = group.last(where: { $0.operation == "RespondToAuthChallenge" || $0.operation == "InitiateAuth" })
       lastShown = end?.response?["ChallengeName"]?.string
@@ -270,6 +292,9 @@ package struct CallReader {
     default: return "selectUnknown"
     }
   }
+
+  /// The answer member of each challenge whose code Cognito sends (and keeps for the challenge).
+  static let codeKeys = ["SMS_MFA": "SMS_MFA_CODE", "EMAIL_OTP": "EMAIL_OTP_CODE", "SMS_OTP": "SMS_OTP_CODE"]
 
   /// Response classes a plain answer never is (selections are read from the answer).
   static let selections: Set<String> = [

@@ -63,15 +63,17 @@ package struct RecordingDiagnosis: Sendable {
     flows = byUser.map { user, exchanges in
       // A recording that starts mid-flow: the requests before the first InitiateAuth cannot be
       // placed in the model, so they are left out (and listed).
-      let start = exchanges.firstIndex { $0.operation == "InitiateAuth" } ?? exchanges.count
-      let (calls, ignored) = reader.calls(Array(exchanges[start...]))
-      let skipped = exchanges[..<start].map(\.request) + ignored.map(\.request)
+      // A recording may start mid-flow: its first call is then checked from the steps it can
+      // answer (`Diagnoser.diagnose`).
+      let (calls, ignored) = reader.calls(exchanges)
+      let skipped = ignored.map(\.request)
       let verdict =
         calls.isEmpty
-        ? Diagnoser.Verdict(kind: .inconclusive, reason: "no InitiateAuth: the recording starts mid-flow")
+        ? Diagnoser.Verdict(kind: .inconclusive, reason: "no request of a sign-in flow")
         : diagnoser.diagnose(calls)
       return Flow(
-        username: user.name, clientId: user.client, requests: exchanges.map(\.request), ignored: skipped.sorted(), calls: calls, verdict: verdict)
+        username: user.name, clientId: user.client, requests: exchanges.map(\.request), ignored: skipped.sorted(),
+        calls: calls, verdict: verdict)
     }
     redacted = secrets.sorted()
   }

@@ -99,7 +99,7 @@ package enum RecordingReader {
     default: throw RecordingError(path, place, "\"response\" must be an object or null")
     }
     var status: Int?
-    if let given = object["status"] {
+    if let given = object["status"], given != .null {
       guard case .number(let n) = given, n == n.rounded(), (100...599).contains(n) else {
         throw RecordingError(path, place, "\"status\" must be an HTTP status (100 to 599)")
       }

@@ -53,7 +53,7 @@ struct DiagnoserTests {
       of: #""ChallengeName":"SMS_MFA""#, with: #""ChallengeName":"SOFTWARE_TOKEN_MFA""#)
     let verdict = try #require(try Self.diagnose([totp, Self.wrongCode, Self.rightCode]).flows.first).verdict
     #expect(verdict.kind == .inconsistent)
-    #expect(verdict.failingCall?.request == 2)
+    #expect(verdict.failingRequest?.request == 2)
     #expect(verdict.allowed == ["an answer to confirmSignInWithTOTPCode, not to another step"])
   }
 
@@ -67,16 +67,21 @@ struct DiagnoserTests {
     #expect(alone.kind == .consistent)
     #expect(alone.values["pool.mfa"] != ["required"], "\(alone.values)")
     let then = try #require(try Self.diagnose([tokens, Self.rightCode]).flows.first).verdict
-    #expect(then.kind == .inconsistent && then.failingCall?.request == 2)
+    #expect(then.kind == .inconsistent && then.failingRequest?.request == 2)
   }
 
-  @Test("two users are split and checked apart; requests before a user's first InitiateAuth are listed, not checked")
+  @Test(
+    "two users are split and checked apart; a user's recording that starts mid-flow is checked from the step it answers"
+  )
   func splitAndMidFlow() throws {
     let bob = Self.signIn.replacingOccurrences(of: #""USERNAME":"user""#, with: #""USERNAME":"bob""#)
     let diagnosis = try Self.diagnose([Self.wrongCode, Self.signIn, bob, Self.rightCode])
     #expect(diagnosis.flows.map(\.username) == ["user", "bob"])
-    #expect(diagnosis.flows[0].requests == [1, 2, 4] && diagnosis.flows[0].ignored == [1])
+    #expect(diagnosis.flows[0].requests == [1, 2, 4] && diagnosis.flows[0].ignored.isEmpty)
+    #expect(diagnosis.flows[0].verdict.midFlow == ["confirmSignInWithSMSMFACode"])
     #expect(diagnosis.flows.map(\.verdict.kind) == [.consistent, .consistent])
+    let bobOnly = try #require(try Self.diagnose([bob, Self.rightCode]).flows.first)
+    #expect(bobOnly.verdict.kind == .consistent, "the code answer carries user, not bob: a flow of its own")
   }
 
   @Test("no answer at the code is a network fault the model keeps the step for; the retry signs in")

@@ -259,3 +259,27 @@ def test_a_bad_users_file_is_exit_64_naming_file_and_line(tmp_path, text, says):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 64
     assert str(users) in done.stderr and says in done.stderr, done.stderr
+
+
+def test_the_request_log_keeps_a_selection_and_the_challenge_it_leads_to(tmp_path):
+    """A SELECT_MFA_TYPE answer is a choice, not a secret: the log keeps it, and the challenge
+    name it leads to (the same text) is not redacted either; the code still is."""
+    log = tmp_path / "requests.jsonl"
+    settings = ["pool.mfa=required", "pool.sms=true", "pool.totp=true", "user.phone=true", "user.totpRegistered=true"]
+    with serve(*settings, options=["--log", str(log)]) as (url, lines):
+        client = cognito(url)
+        first = client.initiate_auth(ClientId=CLIENT_ID, AuthFlow="USER_PASSWORD_AUTH",
+                                     AuthParameters={"USERNAME": USER, "PASSWORD": PASSWORD})
+        assert first["ChallengeName"] == "SELECT_MFA_TYPE"
+        chosen = client.respond_to_auth_challenge(ClientId=CLIENT_ID, ChallengeName="SELECT_MFA_TYPE",
+                                                  Session=first["Session"],
+                                                  ChallengeResponses={"USERNAME": USER, "ANSWER": "SMS_MFA"})
+        assert chosen["ChallengeName"] == "SMS_MFA"
+        code = last_code(url)
+        client.respond_to_auth_challenge(ClientId=CLIENT_ID, ChallengeName="SMS_MFA", Session=chosen["Session"],
+                                         ChallengeResponses={"USERNAME": USER, "SMS_MFA_CODE": code})
+    records = [json.loads(line) for line in log.read_text().splitlines()][1:]
+    assert records[1]["request"]["ChallengeResponses"]["ANSWER"] == "SMS_MFA"
+    assert records[1]["response"]["ChallengeName"] == "SMS_MFA"
+    assert records[2]["request"]["ChallengeResponses"]["SMS_MFA_CODE"] == "<redacted>"
+    assert code not in log.read_text() and PASSWORD not in log.read_text()
