@@ -54,7 +54,8 @@ package struct DiagnosisReport: Sendable {
       let clients = Set(diagnosis.flows.compactMap(\.clientId))
       for flow in diagnosis.flows {
         let client = clients.count > 1 ? flow.clientId.map { " (client \($0))" } ?? "" : ""
-        let head = "  user \"\(flow.username)\"\(client), \(Self.ranges(flow.requests))"
+        let which = flow.flowsOfUser > 1 ? ", flow \(flow.flow) of \(flow.flowsOfUser)" : ""
+        let head = "  user \"\(flow.username)\"\(client)\(which), \(Self.ranges(flow.requests))"
         let verdict = flow.verdict
         switch verdict.kind {
         case .consistent:
@@ -127,7 +128,7 @@ package struct DiagnosisReport: Sendable {
   func flowJSON(_ flow: RecordingDiagnosis.Flow) -> JSONValue {
     var object: JSONObject = [
       "username": .string(flow.username), "clientId": flow.clientId.map { .string($0) } ?? .null,
-      "requests": .array(flow.requests.map { .number(Double($0)) }),
+      "flow": .number(Double(flow.flow)), "requests": .array(flow.requests.map { .number(Double($0)) }),
       "ignored": .array(flow.ignored.map { .number(Double($0)) }), "verdict": .string(flow.verdict.kind.rawValue),
       "startsMidFlowAt": .array(flow.verdict.midFlow.map { .string($0) }),
     ]

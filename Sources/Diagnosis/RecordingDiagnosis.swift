@@ -5,11 +5,14 @@ import SignInModel
 /// A recording diagnosed: its exchanges split by user, each user's calls checked against the
 /// model (`Diagnoser`).
 package struct RecordingDiagnosis: Sendable {
-  /// One user's part of the recording.
+  /// One flow of one user: from a sign-in (InitiateAuth) to the user's next.
   package struct Flow: Sendable {
     package let username: String
-    /// The app client the user's requests name (two pools' users of one name are two flows).
+    /// The app client the user's requests name (two pools' users of one name are two users).
     package let clientId: String?
+    /// Which of the user's flows this is (from 1), of how many.
+    package let flow: Int
+    package let flowsOfUser: Int
     /// The numbers of its Cognito requests (from 1, in file order).
     package let requests: [Int]
     /// Requests of this user that belong to no call (device confirmation after a sign-in, an
@@ -60,21 +63,33 @@ package struct RecordingDiagnosis: Sendable {
       }
     }
     let reader = CallReader(model: diagnoser.model)
-    flows = byUser.map { user, exchanges in
-      // A recording that starts mid-flow: the requests before the first InitiateAuth cannot be
-      // placed in the model, so they are left out (and listed).
-      // A recording may start mid-flow: its first call is then checked from the steps it can
-      // answer (`Diagnoser.diagnose`).
-      let (calls, ignored) = reader.calls(exchanges)
-      let skipped = ignored.map(\.request)
-      let verdict =
-        calls.isEmpty
-        ? Diagnoser.Verdict(kind: .inconclusive, reason: "no request of a sign-in flow")
-        : diagnoser.diagnose(calls)
-      return Flow(
-        username: user.name, clientId: user.client, requests: exchanges.map(\.request), ignored: skipped.sorted(),
-        calls: calls, verdict: verdict)
+    // Each user's requests, split into flows at each InitiateAuth (a flow runs until the user's
+    // next sign-in): each is checked on its own, as the user's configuration may change between
+    // sign-ins. A recording may start mid-flow: its first flow is then checked from the steps its
+    // first answer can be for (`Diagnoser.diagnose`).
+    var flows: [Flow] = []
+    for (user, exchanges) in byUser {
+      var segments: [[RecordedExchange]] = []
+      for exchange in exchanges {
+        if exchange.operation == "InitiateAuth" || segments.isEmpty {
+          segments.append([exchange])
+        } else {
+          segments[segments.count - 1].append(exchange)
+        }
+      }
+      for (number, segment) in segments.enumerated() {
+        let (calls, ignored) = reader.calls(segment)
+        let verdict =
+          calls.isEmpty
+          ? Diagnoser.Verdict(kind: .inconclusive, reason: "no request of a sign-in flow")
+          : diagnoser.diagnose(calls)
+        flows.append(
+          Flow(
+            username: user.name, clientId: user.client, flow: number + 1, flowsOfUser: segments.count,
+            requests: segment.map(\.request), ignored: ignored.map(\.request).sorted(), calls: calls, verdict: verdict))
+      }
     }
+    self.flows = flows
     redacted = secrets.sorted()
   }
 
