@@ -93,10 +93,13 @@ package enum RecordingReader {
       throw RecordingError(path, place, "has no \"request\" object (the request body as sent)")
     }
     var response: JSONObject?
+    var unreadable = false
     switch object["response"] {
     case .object(let o)?: response = o
     case .null?, nil: response = nil
-    default: throw RecordingError(path, place, "\"response\" must be an object or null")
+    case .string?: unreadable = true  // a body that is not JSON, as received
+    default:
+      throw RecordingError(path, place, "\"response\" must be an object, a string (a body that is not JSON) or null")
     }
     var status: Int?
     if let given = object["status"], given != .null {
@@ -105,6 +108,9 @@ package enum RecordingReader {
       }
       status = Int(n)
     }
+    // An answer whose body could not be read, or a status without a body (a 500 with none): an
+    // answer the client cannot use, not a lost request.
+    if unreadable || (response == nil && status != nil && object["error"] == nil) { response = [:] }
     var failure: String?
     if response == nil {
       failure = object["error"]?.string ?? "reset"

@@ -29,6 +29,11 @@ struct RecordingReaderTests {
     #expect(recording.exchanges[0].username == "user")
     #expect(recording.exchanges[1].failure == "timeout" && recording.exchanges[1].response == nil)
     #expect(recording.exchanges.map(\.entry) == [1, 3], "entries are line numbers")
+    let unreadable = #"{"operation":"InitiateAuth","request":{},"response":"<html>Bad Gateway</html>","status":502}"#
+    let bodiless = #"{"operation":"InitiateAuth","request":{},"response":null,"status":500}"#
+    let odd = try RecordingReader.read(try Self.file(unreadable + "\n" + bodiless))
+    #expect(odd.exchanges.map(\.failure) == [nil, nil], "an answer came, one the client cannot use")
+    #expect(odd.exchanges.map(\.errorType) == ["HTTP 502", "HTTP 500"])
   }
 
   @Test("a HAR file: only Cognito's entries, base64 and gzip bodies decoded, entry indices kept")
