@@ -144,19 +144,3 @@ struct ControlClient: Sendable {
     return value
   }
 }
-
-/// The pool of a worker's previous case. `@unchecked Sendable` is safe: `pool` is read and
-/// written only under `lock`.
-private final class LastPool: @unchecked Sendable {
-  private let lock = NSLock()
-  private var pool: String?
-
-  func take() -> String? {
-    lock.withLock {
-      defer { pool = nil }
-      return pool
-    }
-  }
-
-  func set(_ new: String) { lock.withLock { pool = new } }
-}

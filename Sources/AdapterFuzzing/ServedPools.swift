@@ -47,9 +47,9 @@ package final class ServedPools: Sendable {
   package func connection(requestTimeout: TimeInterval = 20) -> PoolConnection {
     let service = self.service
     let backend = HTTPCognitoBackend(endpoint: server.endpoint, timeout: requestTimeout)
-    let previous = PreviousPool()
+    let previous = LastPool()
     return PoolConnection { configuration in
-      if let old = previous.swap(nil) { await service.removePool(old) }
+      if let old = previous.take() { await service.removePool(old) }
       let ids = await service.createPool(configuration: configuration, lifecycle: .perFlow)
       previous.set(ids.poolId)
       var pool = await service.nobody(poolId: ids.poolId)
@@ -63,20 +63,4 @@ package final class ServedPools: Sendable {
   }
 
   package func stop() async { await server.stop() }
-}
-
-/// The pool a worker's previous case used. `@unchecked Sendable` is safe: `pool` is read and
-/// written only under `lock`.
-private final class PreviousPool: @unchecked Sendable {
-  private let lock = NSLock()
-  private var pool: String?
-
-  func swap(_ new: String?) -> String? {
-    lock.withLock {
-      defer { pool = new }
-      return pool
-    }
-  }
-
-  func set(_ new: String) { lock.withLock { pool = new } }
 }

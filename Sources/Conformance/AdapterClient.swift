@@ -39,10 +39,8 @@ package final class AdapterSession: Sendable {
     var names: [String: String] = [:]
     for (name, target) in hello.steps.sorted(by: { $0.key < $1.key }) {
       if let step = model.steps.first(where: { $0.id == target }) {
-        let swift = step.names.first { $0.platform == "swift" }.flatMap { name -> String? in
-          if case .name(let n) = name.form { return n }
-          return nil
-        }
+        var swift: String?
+        if case .name(let name)? = step.names.first(where: { $0.platform == "swift" })?.form { swift = name }
         guard let swift, AuthSignInStep.caseNames.contains(swift) else {
           throw refuse(
             "the step \"\(name)\" mapped to the model's step \(target), which has no Amplify Swift step the "

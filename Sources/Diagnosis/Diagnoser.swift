@@ -38,12 +38,7 @@ package struct Diagnoser: Sendable {
   }
 
   /// A step as the verdicts name it: the platform's name for it, else its model id.
-  package func stepName(_ step: Int) -> String {
-    let id = model.steps[step].id
-    guard let platform, let name = model.steps[step].names.first(where: { $0.platform == platform }) else { return id }
-    if case .name(let text) = name.form { return text }
-    return id
-  }
+  package func stepName(_ step: Int) -> String { model.displayName(ofStep: step, platform: platform) }
 
   /// A model state the search carries: a valuation (configuration variables possibly unassigned)
   /// and the step (nil after a restart).

@@ -138,7 +138,7 @@ package struct CallReader {
           && lastSetupTypes.contains("EMAIL_OTP") && answers["EMAIL"] != nil:
           // Email chosen at the setup selection (locally), then the address.
           moves = [.answer(["selectEMAIL"]), .answer(nil)]
-        case _ where Self.internalChallenges.contains(name) || first.operation.isEmpty:
+        case _ where Self.internalChallenges.contains(name):
           ignored.append(first)
           continue
         default:
@@ -225,16 +225,6 @@ package struct CallReader {
     }
     let parameters = response["ChallengeParameters"]?.object ?? [:]
     switch name {
-    case "SMS_MFA": return steps(["confirmSignInWithSMSMFACode"], shown: name)
-    case "SOFTWARE_TOKEN_MFA": return steps(["confirmSignInWithTOTPCode"], shown: name)
-    case "EMAIL_OTP":
-      return steps(
-        ["confirmSignInWithOTP.emailMFA", "confirmSignInWithOTP.emailFirstFactor", "confirmSignInWithOTP"], shown: name)
-    case "SMS_OTP": return steps(["confirmSignInWithOTP.smsFirstFactor", "confirmSignInWithOTP"], shown: name)
-    case "SELECT_MFA_TYPE": return steps(["continueSignInWithMFASelection"], shown: name)
-    case "SELECT_CHALLENGE": return steps(["continueSignInWithFirstFactorSelection"], shown: name)
-    case "NEW_PASSWORD_REQUIRED": return steps(["confirmSignInWithNewPassword"], shown: name)
-    case "CUSTOM_CHALLENGE": return steps(["confirmSignInWithCustomChallenge"], shown: name)
     case "MFA_SETUP":
       let types = parameters["MFAS_CAN_SETUP"]?.string ?? ""
       let totp = types.contains("SOFTWARE_TOKEN_MFA")
@@ -244,7 +234,11 @@ package struct CallReader {
       if email { return steps(["continueSignInWithEmailMFASetup"], shown: "MFA_SETUP (\(types))") }
       return .unusable("MFA_SETUP offering \(types.isEmpty ? "nothing" : types), which no client can set up")
     default:
-      return .unusable("the challenge \(name), which the model has no step for")
+      // The step a challenge shows is the step an answer to it answers.
+      guard let ids = ObservedCall.stepsAnswered[name] else {
+        return .unusable("the challenge \(name), which the model has no step for")
+      }
+      return steps(ids, shown: name)
     }
   }
 

@@ -98,12 +98,7 @@ struct Fuzz: AsyncParsableCommand {
       throw ValidationError("--srp-share takes a number from 0 to 1, not \(srpShare)")
     }
     if !noSave { try OptionChecks.folder(corpus, "--corpus") }
-    if let adapter {
-      if client != "reference" {
-        throw ValidationError("--client and --adapter exclude each other: --adapter names the client under test")
-      }
-      do { _ = try AdapterCommand(parsing: adapter) } catch { throw ValidationError("--adapter: \(error)") }
-    }
+    try OptionChecks.adapter(adapter, client: client, timeLimit: adapterTimeLimit)
     if let endpoint {
       guard adapter != nil else {
         throw ValidationError("--endpoint goes with --adapter: the adapter's client calls it")
@@ -111,9 +106,6 @@ struct Fuzz: AsyncParsableCommand {
       guard let url = URL(string: endpoint), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
         throw ValidationError("--endpoint takes an http:// or https:// URL, not '\(endpoint)'")
       }
-    }
-    guard adapterTimeLimit.isFinite, adapterTimeLimit > 0, adapterTimeLimit <= 3_600 else {
-      throw ValidationError("--adapter-time-limit takes seconds from 0 to 3600, not \(adapterTimeLimit)")
     }
   }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ClientAdapters
 import Foundation
 import SafeFiles
 
@@ -15,6 +16,20 @@ enum OptionChecks {
     guard range.contains(value) else {
       throw ValidationError(
         "\(option) must be from \(range.lowerBound) to \(range.upperBound)\(unit), not \(value)")
+    }
+  }
+
+  /// The options of a run on an adapter (`fuzz`, `replay`): `--adapter` a command line that
+  /// splits, not beside `--client`, and `--adapter-time-limit` from 0 to 3600 seconds.
+  static func adapter(_ adapter: String?, client: String, timeLimit: Double) throws {
+    if let adapter {
+      if client != "reference" {
+        throw ValidationError("--client and --adapter exclude each other: --adapter names the client under test")
+      }
+      do { _ = try AdapterCommand(parsing: adapter) } catch { throw ValidationError("--adapter: \(error)") }
+    }
+    guard timeLimit.isFinite, timeLimit > 0, timeLimit <= 3_600 else {
+      throw ValidationError("--adapter-time-limit takes seconds from 0 to 3600, not \(timeLimit)")
     }
   }
 

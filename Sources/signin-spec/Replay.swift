@@ -103,15 +103,7 @@ struct Replay: AsyncParsableCommand {
   }
 
   func validate() throws {
-    if let adapter {
-      if client != "reference" {
-        throw ValidationError("--client and --adapter exclude each other: --adapter names the client under test")
-      }
-      do { _ = try AdapterCommand(parsing: adapter) } catch { throw ValidationError("--adapter: \(error)") }
-    }
-    guard adapterTimeLimit.isFinite, adapterTimeLimit > 0, adapterTimeLimit <= 3_600 else {
-      throw ValidationError("--adapter-time-limit takes seconds from 0 to 3600, not \(adapterTimeLimit)")
-    }
+    try OptionChecks.adapter(adapter, client: client, timeLimit: adapterTimeLimit)
   }
 
   /// The adapters of the run by model content hash, each started for the first case of its
