@@ -16,6 +16,12 @@ public enum LintRule {
       "Configurations an exclusion (a constraint, a conjunct of canSignIn) alone keeps out although they "
         + "cannot reach done."
     ),
+    ("notChecked", "A built-in property the model lacks the facts for (it is NOT CHECKED, never shown as holding)."),
+    (
+      "policySharesDefinition",
+      "A property (or noFactorSkipped through mfaRequired) reads a definition a rule's guard also reads: "
+        + "the rule and its judge would move together."
+    ),
   ]
 
   /// The meaning of `id`, or nil for a rule this list does not know.

@@ -41,6 +41,7 @@ public struct Linter {
         d.line)
     }
     ExclusionCheck(model: model).run(classes, counter, warn)
+    judges(warn)
     return found.map { rule, target, message, line in
       let ack = model.lintAcknowledgements.first { $0.rule == rule && $0.target == target }
       return LintWarning(

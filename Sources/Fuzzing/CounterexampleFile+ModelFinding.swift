@@ -73,6 +73,12 @@ extension CounterexampleFile {
         reason: "'\(invariant ?? "")' is neither a built-in invariant nor a property of this model")
     }
     let property = Invariant(rawValue: name)
+    if property.property(in: model)?.kind == .indistinguishable {
+      // Two runs are not one fuzz case: the property is checked again over every pair of runs.
+      let report = ExplicitChecker(model: model, jobs: 1).check(invariants: [property])
+      if case .violated(let c)? = report.results.first?.verdict { return .reproduced(c.message) }
+      return .holds
+    }
     var simulator: ModelSimulator
     do { simulator = try ModelSimulator(model: model, configuration: fuzzCase.configuration) } catch {
       return .stale(error.description)
@@ -95,6 +101,7 @@ extension CounterexampleFile {
     switch report.results.first?.verdict {
     case .violated(let c)?: return .reproduced(c.message)
     case .vacuous(let reason)?: return .reproduced("holds only vacuously: \(reason)")
+    case .notChecked(let reason, _)?: return .reproduced("not checked: \(reason)")
     case .holds?, nil: return .holds
     }
   }

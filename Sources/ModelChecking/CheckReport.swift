@@ -6,8 +6,18 @@ public enum Verdict: Sendable, Equatable {
   /// Holds, but only because what it talks about never happens (reported as a failure).
   case vacuous(reason: String)
   case violated(Counterexample)
+  /// The model lacks the facts the property reads (`Invariant.missingFacts(in:)`): nothing was
+  /// checked. A finding (exit 1) unless the model's `lint:` acknowledges it (`acknowledged`, the reason).
+  case notChecked(reason: String, acknowledged: String?)
 
-  public var passed: Bool { if case .holds = self { return true } else { return false } }
+  /// True when the verdict does not fail the run: it holds, or it was not checked and the model says why.
+  public var passed: Bool {
+    switch self {
+    case .holds: return true
+    case .notChecked(_, let acknowledged): return acknowledged != nil
+    case .vacuous, .violated: return false
+    }
+  }
 }
 
 /// An invariant with its verdict.

@@ -57,15 +57,20 @@ public struct Counterexample: Sendable, Codable, Equatable {
   public let steps: [TraceStep]
   /// For a cycle: the index in `steps` where the repeating part begins.
   public let loopStartsAt: Int?
+  /// For an `indistinguishable` property: the right run, call by call beside `steps` (the left
+  /// run); configuration variables the runs do not share are named `left.X` and `right.X`.
+  public let pairedSteps: [TraceStep]?
 
   public init(
-    invariant: Invariant, message: String, configuration: [Assignment], steps: [TraceStep], loopStartsAt: Int?
+    invariant: Invariant, message: String, configuration: [Assignment], steps: [TraceStep], loopStartsAt: Int?,
+    pairedSteps: [TraceStep]? = nil
   ) {
     self.invariant = invariant
     self.message = message
     self.configuration = configuration
     self.steps = steps
     self.loopStartsAt = loopStartsAt
+    self.pairedSteps = pairedSteps
   }
 
   /// Number of calls in the trace.

@@ -43,6 +43,20 @@ public struct ExplicitChecker: Sendable {
   ///   assignment (`unassigned` = any); nil checks them all.
   public func check(invariants: [Invariant]? = nil, configuration: [Int]? = nil) -> CheckReport {
     let invariants = invariants ?? Invariant.all(for: model)
+    // Hyperproperties are searched on their self-composition; the statistics stay the model's own.
+    if invariants.contains(where: isIndistinguishable) {
+      var report = check(invariants: invariants.filter { !isIndistinguishable($0) }, configuration: configuration)
+      var results: [Invariant: InvariantResult] = [:]
+      for result in report.results { results[result.invariant] = result }
+      for invariant in invariants where isIndistinguishable(invariant) {
+        let (result, _, incomplete) = checkIndistinguishable(invariant)
+        results[invariant] = result
+        if report.incomplete == nil, let incomplete { report.incomplete = incomplete }
+      }
+      return CheckReport(
+        model: model, statistics: report.statistics, results: invariants.compactMap { results[$0] },
+        incomplete: report.incomplete)
+    }
     let start = DispatchTime.now()
     let root = configuration ?? [Int](repeating: unassigned, count: model.configurationIndices.count)
 
@@ -413,6 +427,9 @@ struct Aggregate {
       if let (counterexample, _) = best[invariant] {
         return InvariantResult(invariant: invariant, verdict: .violated(counterexample))
       }
+      if let notChecked = invariant.notChecked(in: model) {
+        return InvariantResult(invariant: invariant, verdict: notChecked)
+      }
       if !complete { return InvariantResult(invariant: invariant, verdict: .holds) }
       if statistics.configurationClasses == 0 {
         return InvariantResult(
@@ -429,7 +446,7 @@ struct Aggregate {
         return InvariantResult(invariant: invariant, verdict: .vacuous(reason: "no selection step is reachable"))
       case .noFactorSkipped where !doneReached:
         return InvariantResult(invariant: invariant, verdict: .vacuous(reason: "done is never reached"))
-      case .noFactorSkipped where model.mfaRequired != nil && !witnessedRequiredMFA:
+      case .noFactorSkipped where model.mfaRequirement != nil && !witnessedRequiredMFA:
         return InvariantResult(invariant: invariant, verdict: .vacuous(reason: "no path to done ever requires MFA"))
       default:
         if let property = invariant.property(in: model), property.kind == .reachable,

@@ -23,7 +23,7 @@ public struct FactProperties: Sendable {
   public func stateCondition(_ invariant: Invariant, step: Int) -> Expr? {
     switch invariant {
     case .preferredMFAHonoured:
-      guard let required = model.mfaRequired, let preference = model.preference(for: .mfa),
+      guard let required = model.mfaRequirement, let preference = model.preference(for: .mfa),
         isMFAStep(step)
       else { return nil }
       let wrong: [Expr] = preference.values.compactMap { entry in
@@ -114,6 +114,42 @@ public struct FactProperties: Sendable {
   /// Why being at `step` breaks `invariant`.
   public func explain(_ invariant: Invariant, step: Int) -> String {
     "MFA is required and the user's preferred type is usable, yet the flow is at step '\(model.steps[step].id)'"
+  }
+
+  /// The factor an option offered at selection step `step` stands for, and when the user can
+  /// use it (set it up, at a setup selection): through the step's `choices:`, else through a
+  /// preference whose values name the option. An option the step's `choices:` leaves out stands
+  /// for no factor (never usable). Nil when the model maps the step's options to no factor.
+  public func offeredFactor(step: Int, option name: String) -> (condition: Expr, description: String)? {
+    let facts = model.steps[step].facts
+    let setup = facts.action == .selectSetup
+    let ref: FactorRef
+    if !facts.choices.isEmpty {
+      guard let choice = facts.choices.first(where: { $0.option == name }) else {
+        return (.false, "\(name), which stands for no factor (the step's choices: does not name it)")
+      }
+      ref = choice.factor
+    } else {
+      let named = model.preferences.lazy.compactMap { preference -> FactorRef? in
+        let domain = model.variables[preference.variable].domain
+        return preference.values.first { domain.render($0.value) == name }?.factor
+      }
+      guard let found = named.first else { return nil }
+      ref = found
+    }
+    guard let availability = model.availability(of: ref) else {
+      return (.false, "\(name), the factor \(ref), which factors: does not describe")
+    }
+    if setup {
+      return (
+        availability.setUp ?? .false,
+        "\(name), the factor \(ref), which cannot be set up here (setUp: \(availability.setUpText ?? "none"))"
+      )
+    }
+    return (
+      availability.usable,
+      "\(name), the factor \(ref), which this user cannot use (\(availability.usableText) is false)"
+    )
   }
 
   /// When the factor a challenge or setup step asks for is usable (set-up-able); nil for other steps.

@@ -179,6 +179,7 @@ struct FlowGraph {
     witnessedOffer = true
     let set = model.optionSets[offers.optionSet]
     var offered: [String] = []
+    let facts = FactProperties(model: model)
     for (option, when) in offers.conditions where try when.holds(values) {
       offered.append(set.options[option].name)
       if try !set.options[option].usable.holds(values) {
@@ -186,6 +187,10 @@ struct FlowGraph {
           .offersAreUsable, atNode: node,
           "step '\(step.id)' offers \(set.options[option].name), which this user cannot use "
             + "(\(set.options[option].text) is false)")
+      } else if let factor = facts.offeredFactor(step: keys[node].step, option: set.options[option].name),
+        try !factor.condition.holds(values)
+      {
+        record(.offersAreUsable, atNode: node, "step '\(step.id)' offers \(factor.description)")
       }
     }
     if offered.isEmpty {
@@ -231,12 +236,12 @@ struct FlowGraph {
     if case .step(let s) = branch.outcome, model.steps[s].kind == .signedIn {
       if after[model.builtins.firstFactorVerified] == 0 {
         record(.noFactorSkipped, atEdge: edge, "reached '\(model.steps[s].id)' without verifying a first factor")
-      } else if let required = model.mfaRequired, try required.holds(after) {
+      } else if let required = model.mfaRequirement, try required.holds(after) {
         witnessedRequiredMFA = true
         if after[model.builtins.mfaVerified] == 0 {
           record(
             .noFactorSkipped, atEdge: edge,
-            "reached '\(model.steps[s].id)' without an MFA factor although mfaRequired holds")
+            "reached '\(model.steps[s].id)' without an MFA factor although \(model.mfaRequirementSource)")
         }
       }
     }
@@ -499,7 +504,7 @@ extension FlowGraph {
         if !holds { record(check.invariant, atNode: 0, PropertyMessages.safety(check, afterCalls: 0)) }
       case .reachable:
         if holds { witnessedProperties.insert(check.invariant) }
-      case .eventually, .leadsTo: break
+      case .eventually, .leadsTo, .indistinguishable: break
       }
     }
     initialMarks = marks
@@ -526,7 +531,7 @@ extension FlowGraph {
         if holds && !witnessedProperties.contains(checks[k].invariant) {
           witnessedProperties.insert(checks[k].invariant)
         }
-      case .eventually, .leadsTo: break
+      case .eventually, .leadsTo, .indistinguishable: break
       }
     }
     edges[edge].marks = marks

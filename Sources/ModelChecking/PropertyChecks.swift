@@ -55,9 +55,10 @@ public struct PropertyCondition: Sendable {
 }
 
 extension TransitionSystem {
-  /// The model's properties compiled against this system, in file order.
+  /// The model's properties compiled against this system, in file order; `indistinguishable`
+  /// ones are checked on a `SelfComposition` instead.
   public func compileProperties() -> [PropertyCheck] {
-    model.properties.map { property in
+    model.properties.filter { $0.kind != .indistinguishable }.map { property in
       let predicate = property.kind == .never ? Expr.not(property.predicate) : property.predicate
       return PropertyCheck(
         invariant: Invariant(rawValue: property.name), property: property,

@@ -22,11 +22,13 @@ public struct JSONReport: Codable, Sendable {
   public struct InvariantEntry: Codable, Sendable {
     public let name: String
     public let meaning: String
-    /// "holds", "vacuous" or "violated".
+    /// "holds", "vacuous", "violated" or "not-checked".
     public let verdict: String
     public let reason: String?
+    /// For "not-checked": the reason the model's `lint:` gives for leaving it unchecked, if any.
+    public let acknowledged: String?
     public let counterexample: Counterexample?
-    /// Z3's verdict ("proven", "violated", "vacuous", "unknown"), when Z3 ran.
+    /// Z3's verdict ("proven", "violated", "vacuous", "not-checked", "unknown"), when Z3 ran.
     public let z3: String?
     public let z3Seconds: Double?
   }
@@ -51,6 +53,7 @@ public struct JSONReport: Codable, Sendable {
         case .proven: return ("proven", p.seconds)
         case .violated: return ("violated", p.seconds)
         case .vacuous: return ("vacuous", p.seconds)
+        case .notChecked: return ("not-checked", p.seconds)
         case .unknown, .failed: return ("unknown", p.seconds)
         }
       }
@@ -62,14 +65,18 @@ public struct JSONReport: Codable, Sendable {
         invariants: report.results.map { result -> InvariantEntry in
           let (z3Verdict, z3Seconds) = z3(result.invariant)
           let (verdict, reason, counterexample): (String, String?, Counterexample?)
+          var acknowledged: String? = nil
           switch result.verdict {
+          case .notChecked(let why, let ack):
+            (verdict, reason, counterexample) = ("not-checked", why, nil)
+            acknowledged = ack
           case .holds: (verdict, reason, counterexample) = ("holds", nil, nil)
           case .vacuous(let why): (verdict, reason, counterexample) = ("vacuous", why, nil)
           case .violated(let c): (verdict, reason, counterexample) = ("violated", c.message, c)
           }
           return InvariantEntry(
             name: result.invariant.rawValue, meaning: result.invariant.meaning(in: report.model), verdict: verdict,
-            reason: reason,
+            reason: reason, acknowledged: acknowledged,
             counterexample: counterexample, z3: z3Verdict, z3Seconds: z3Seconds)
         })
     }

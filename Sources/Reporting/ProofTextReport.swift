@@ -21,6 +21,9 @@ public enum ProofTextReport {
         }
       case .vacuous(let reason):
         lines.append("  VACUOUS             \(name)\(time)  only because \(reason)")
+      case .notChecked(let reason, let acknowledged):
+        lines.append("  NOT CHECKED         \(name)\(time)  \(reason)")
+        if let acknowledged { lines.append("      acknowledged in the model's lint: section: \(acknowledged)") }
       case .unknown(let reason):
         lines.append("  UNKNOWN             \(name)\(time)  \(reason)")
       case .failed(let reason):

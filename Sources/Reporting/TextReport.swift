@@ -11,6 +11,7 @@ public enum EngineAgreement {
     case .proven: return "Z3: proven, unbounded"
     case .violated: return "Z3: violated"
     case .vacuous: return "Z3: vacuous"
+    case .notChecked: return "Z3: not checked"
     case .unknown(let reason): return "Z3: unknown (\(reason))"
     case .failed(let reason): return "Z3: unknown (internal error: \(reason))"
     }
@@ -19,7 +20,7 @@ public enum EngineAgreement {
   /// True when both engines give the same kind of verdict.
   public static func agree(_ explicit: Verdict, _ symbolic: ProofVerdict) -> Bool {
     switch (explicit, symbolic) {
-    case (.holds, .proven), (.violated, .violated), (.vacuous, .vacuous): return true
+    case (.holds, .proven), (.violated, .violated), (.vacuous, .vacuous), (.notChecked, .notChecked): return true
     default: return false
     }
   }
@@ -76,6 +77,16 @@ public enum TextReport {
       case .vacuous(let reason):
         lines.append("  VACUOUS   \(name)\(result.invariant.meaning(in: model))\(z3)")
         lines.append("            only because \(reason)")
+      case .notChecked(let reason, let acknowledged):
+        lines.append("  NOT CHECKED \(name)\(result.invariant.meaning(in: model))")
+        lines.append("            NOT CHECKED (\(reason))")
+        if let acknowledged {
+          lines.append("            acknowledged in the model's lint: section: \(acknowledged)")
+        } else {
+          lines.append(
+            "            declare the facts, or acknowledge it in lint: (rule: notChecked, target: "
+              + "\(result.invariant.rawValue), reason: …)")
+        }
       case .violated(let counterexample):
         lines.append("  VIOLATED  \(name)\(result.invariant.meaning(in: model))\(z3)")
         lines.append("            \(counterexample.message)")
@@ -98,6 +109,7 @@ public enum TextReport {
     case .holds: return "holds"
     case .vacuous: return "vacuous"
     case .violated: return "violated"
+    case .notChecked: return "not checked"
     }
   }
 
@@ -106,10 +118,16 @@ public enum TextReport {
     let results = reports.flatMap(\.results)
     let violated = results.filter { if case .violated = $0.verdict { return true } else { return false } }.count
     let vacuous = results.filter { if case .vacuous = $0.verdict { return true } else { return false } }.count
-    let holds = results.count - violated - vacuous
+    let notChecked = results.filter { if case .notChecked = $0.verdict { return true } else { return false } }
+    let acknowledged = notChecked.filter(\.verdict.passed).count
+    let holds = results.count - violated - vacuous - notChecked.count
     var text = "\(reports.count) model\(reports.count == 1 ? "" : "s"), \(results.count) checks: \(holds) hold"
     if violated > 0 { text += ", \(violated) violated" }
     if vacuous > 0 { text += ", \(vacuous) vacuous" }
+    if !notChecked.isEmpty {
+      text += ", \(notChecked.count) not checked"
+      if acknowledged > 0 { text += " (\(acknowledged) acknowledged)" }
+    }
     return text
   }
 

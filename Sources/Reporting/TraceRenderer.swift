@@ -34,6 +34,7 @@ public struct TraceRenderer: Sendable {
 
   /// One line per call, plus indented lines for flow changes and the deciding rules.
   public func traceLines(_ counterexample: Counterexample) -> [String] {
+    if let paired = counterexample.pairedSteps { return pairedLines(counterexample.steps, paired) }
     var lines: [String] = []
     let calls = counterexample.steps.map { "\($0.call)(\($0.response))" }
     let width = (calls.map(\.count).max() ?? 0) + 2
@@ -61,6 +62,40 @@ public struct TraceRenderer: Sendable {
       lines.append("   -- back to call \(loop + 1) --")
     }
     return lines
+  }
+}
+
+extension TraceRenderer {
+  /// Two runs call by call (an `indistinguishable` counterexample): the left run's call and
+  /// outcome, the right run's beneath, and a mark at the first call whose outcomes differ.
+  func pairedLines(_ left: [TraceStep], _ right: [TraceStep]) -> [String] {
+    var lines: [String] = []
+    let calls = (left + right).map { "\($0.call)(\($0.response))" }
+    let width = (calls.map(\.count).max() ?? 0) + 2
+    var marked = false
+    for (i, (l, r)) in zip(left, right).enumerated() {
+      let differs = l.outcome != r.outcome && !marked
+      marked = marked || differs
+      for (side, step) in [("left ", l), ("right", r)] {
+        let call = "\(step.call)(\(step.response))".padding(toLength: width, withPad: " ", startingAt: 0)
+        let number = side == "left " ? "\(String(i + 1).leftPadded(to: 3))." : "    "
+        lines.append("\(number) \(side) \(call)-> \(outcomeText(step.outcome))")
+        if !step.ruleLines.isEmpty {
+          lines.append("             rules: \(model.file):" + step.ruleLines.map(String.init).joined(separator: ", "))
+        }
+      }
+      if differs { lines.append("     ^ the runs are told apart here") }
+    }
+    return lines
+  }
+
+  func outcomeText(_ outcome: TraceOutcome) -> String {
+    switch outcome {
+    case .step(let id): return stepName(id)
+    case .error(let name, let stays): return "error \(name), stays on \(stepName(stays))"
+    case .restart(let reason): return "restart: \(reason)"
+    case .undetermined(let place): return "NO SINGLE OUTCOME: \(place)"
+    }
   }
 }
 

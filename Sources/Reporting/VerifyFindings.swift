@@ -20,6 +20,13 @@ public enum VerifyFindings {
       for result in report.results {
         switch result.verdict {
         case .holds: continue
+        case .notChecked(let reason, let acknowledged):
+          findings.append(
+            .init(
+              ruleID: result.invariant.rawValue, level: .warning,
+              message: "\(model.name): \(result.invariant.rawValue) NOT CHECKED: \(reason)"
+                + (acknowledged.map { " (acknowledged: \($0))" } ?? ""),
+              location: .init(file: model.file, line: 1)))
         case .vacuous(let reason):
           findings.append(
             .init(
@@ -73,6 +80,8 @@ public enum VerifyFindings {
         let verdict: String
         switch result.verdict {
         case .holds: verdict = "holds"
+        case .notChecked(_, let acknowledged):
+          verdict = acknowledged == nil ? "**NOT CHECKED**" : "not checked (acknowledged)"
         case .vacuous: verdict = "**VACUOUS**"
         case .violated: verdict = "**VIOLATED**"
         }
@@ -84,6 +93,11 @@ public enum VerifyFindings {
       for result in report.results {
         switch result.verdict {
         case .holds: continue
+        case .notChecked(let reason, let acknowledged):
+          lines += [
+            "", "### \(report.model.name): `\(result.invariant.rawValue)` is not checked", "",
+            cell(reason + (acknowledged.map { " (acknowledged: \($0))" } ?? "")),
+          ]
         case .vacuous(let reason):
           lines += ["", "### \(report.model.name): `\(result.invariant.rawValue)` is vacuous", "", cell(reason)]
         case .violated(let c):

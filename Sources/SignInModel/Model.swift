@@ -52,6 +52,8 @@ public final class SignInModel: Sendable {
   public func clientCall(named name: String) -> ClientCall? { clientCalls.first { $0.name == name } }
   /// The properties the model states (`properties:`), in file order.
   public let properties: [ModelProperty]
+  /// The security policy (`policy:`, format 3), stated apart from the rules.
+  public let policy: SecurityPolicy?
 
   public var configurationIndices: Range<Int> { 0..<configurationCount }
   public var flowIndices: Range<Int> { configurationIndices.upperBound..<variables.count }
@@ -84,7 +86,7 @@ public final class SignInModel: Sendable {
     preferences: [Preference] = [], failedAttempts: FailedAttempts? = nil,
     definitions: [Definition] = [], lintAcknowledgements: [LintAcknowledgement] = [],
     declarationLines: DeclarationLines = DeclarationLines(), clientCalls: [ClientCall] = [],
-    properties: [ModelProperty] = []
+    properties: [ModelProperty] = [], policy: SecurityPolicy? = nil
   ) {
     self.name = name
     self.generation = generation
@@ -113,6 +115,7 @@ public final class SignInModel: Sendable {
     self.declarationLines = declarationLines
     self.clientCalls = clientCalls
     self.properties = properties
+    self.policy = policy
   }
 }
 
@@ -186,6 +189,11 @@ public struct Offers: Sendable {
 public struct ResponseClass: Sendable {
   public let name: String
   public let summary: String
+
+  public init(name: String, summary: String) {
+    self.name = name
+    self.summary = summary
+  }
 }
 
 /// How a step ends the flow, if it does.
@@ -248,10 +256,12 @@ public struct SourceNote: Sendable {
 /// 1: the format without a `format:` key. 2: adds `format:`, `default:` on configuration
 /// variables, top-level `notes:`, `page:`/`line:`/`lines:`/`kind:` on notes, and the factor
 /// facts: `factor:`/`action:`/`delivery:`/`carries:`/`choices:` on steps, top-level `factors:`,
-/// `preferences:` and `failedAttempts:`.
+/// `preferences:` and `failedAttempts:`. 3: adds `policy:` (the security policy, apart from the
+/// rules), `indistinguishable:` properties (two runs, compared call by call) and the lint rules
+/// `notChecked` and `policySharesDefinition`.
 public enum ModelFormat {
   public static let oldest = 1
-  public static let current = 2
+  public static let current = 3
 }
 
 /// A client-visible step (or the `signIn` entry), with its responses and their rules.

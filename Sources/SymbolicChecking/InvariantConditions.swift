@@ -41,7 +41,7 @@ struct InvariantConditions {
       return branchesToDone.map { b in
         let post = encoding.postFlow(b, state)
         var skipped = [context.equal(post[model.builtins.firstFactorVerified]!, context.int(0))]
-        if let required = model.mfaRequired {
+        if let required = model.mfaRequirement {
           skipped.append(
             context.and([
               encoding.boolTerm(required, post), context.equal(post[model.builtins.mfaVerified]!, context.int(0)),
@@ -53,10 +53,13 @@ struct InvariantConditions {
       return model.steps.indices.compactMap { s in
         guard let offers = model.steps[s].offers else { return nil }
         let set = model.optionSets[offers.optionSet]
+        let facts = FactProperties(model: model)
         let unusable = offers.conditions.map { c in
-          context.and([
-            encoding.boolTerm(c.when, state), context.not(encoding.boolTerm(set.options[c.option].usable, state)),
-          ])
+          var usable = [encoding.boolTerm(set.options[c.option].usable, state)]
+          if let factor = facts.offeredFactor(step: s, option: set.options[c.option].name) {
+            usable.append(encoding.boolTerm(factor.condition, state))
+          }
+          return context.and([encoding.boolTerm(c.when, state), context.not(context.and(usable))])
         }
         let empty = context.and(offers.conditions.map { context.not(encoding.boolTerm($0.when, state)) })
         return (s, context.or(unusable + [empty]))
@@ -103,7 +106,7 @@ struct InvariantConditions {
     case .noFactorSkipped:
       let done = model.steps.indices.filter { model.steps[$0].kind == .signedIn }.map { ($0, context.bool(true)) }
       var result: [([Case], String)] = [(done, "done is never reached")]
-      if let required = model.mfaRequired {
+      if let required = model.mfaRequirement {
         let cases = branchesToDone.map { b -> Case in
           let post = encoding.postFlow(b, state)
           return (

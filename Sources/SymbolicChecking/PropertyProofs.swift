@@ -21,6 +21,8 @@ extension SymbolicChecker {
       (.unknown(reason: describe(reason)), method, nil)
     }
     switch check.kind {
+    case .indistinguishable:
+      return (.failed(reason: "an indistinguishable property is checked on its self-composition"), method, nil)
     case .always, .never:
       switch try f.canReach(proofs.cases(check.predicate, holding: false)) {
       case .proven(let n, _): return (.proven, "\(method), \(n) iterations", nil)

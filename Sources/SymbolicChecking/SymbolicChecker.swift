@@ -15,6 +15,9 @@ public enum ProofVerdict: Sendable, Equatable {
   /// Something went wrong in signin-spec or Z3: Z3 reported an error, or it found a
   /// violation the explicit engine does not confirm (the engines disagree).
   case failed(reason: String)
+  /// The model lacks the facts the property reads (`Invariant.missingFacts(in:)`); `acknowledged`
+  /// is the reason the model's `lint:` gives, if any.
+  case notChecked(reason: String, acknowledged: String?)
 }
 
 /// One invariant's proof attempt.
@@ -58,6 +61,8 @@ public struct SymbolicChecker: Sendable {
   /// queries ignore it.
   public let resourceLimit: UInt32
   public let maxDepth: Int
+  /// Z3's memory cap, in MiB (a global Z3 parameter, set when a checker is made).
+  public let memoryMegabytes: Int
   /// Bounds on each fixpoint: iterations (deterministic) and a per-property time budget.
   public var limits = FixpointLimits()
   /// Told which property (or group) is being proven, before each; for a progress line.
@@ -72,6 +77,7 @@ public struct SymbolicChecker: Sendable {
     self.timeoutMilliseconds = timeoutMilliseconds
     self.resourceLimit = resourceLimit
     self.maxDepth = maxDepth
+    self.memoryMegabytes = memoryMegabytes
     z3SetGlobalParameter("memory_max_size", String(memoryMegabytes))
   }
 
@@ -132,7 +138,7 @@ public struct SymbolicChecker: Sendable {
     return invariants.map { invariant in
       let start = DispatchTime.now()
       progress?(invariant.rawValue)
-      let verdict: ProofVerdict
+      var verdict: ProofVerdict
       let method: String
       let explanation: String?
       do throws(Z3Error) {
@@ -140,6 +146,13 @@ public struct SymbolicChecker: Sendable {
         (verdict, method, explanation) = try decide(invariant, session: session, explain: explain, shared: sharedProof)
       } catch {
         (verdict, method, explanation) = (.failed(reason: error.description), "Z3", nil)
+      }
+      if let reason = invariant.missingFacts(in: model) {
+        switch verdict {
+        case .proven, .vacuous:
+          verdict = .notChecked(reason: reason, acknowledged: invariant.acknowledgement(in: model))
+        default: break
+        }
       }
       // The shared fixpoint's time is split evenly between the properties it proved.
       let seconds =
@@ -155,6 +168,9 @@ public struct SymbolicChecker: Sendable {
   ) throws(Z3Error) -> (ProofVerdict, String, String?) {
     if try !session.constraintsSatisfiable() {
       return (.vacuous(reason: "no configuration satisfies the constraints"), "Z3 (SMT)", nil)
+    }
+    if let property = invariant.property(in: model), property.kind == .indistinguishable {
+      return decideIndistinguishable(property, system: session.encoding.system)
     }
     if !invariant.isBuiltin {
       guard let check = session.encoding.system.propertyChecks.first(where: { $0.invariant == invariant }) else {

@@ -155,7 +155,14 @@ struct Verify: ParsableCommand {
       }
       if let proof {
         proofs.append(proof)
-        z3Failed = z3Failed || proof.results.contains { $0.verdict != .proven }
+        z3Failed =
+          z3Failed
+          || proof.results.contains {
+            switch $0.verdict {
+            case .unknown, .failed: return true
+            default: return false
+            }
+          }
       }
       if let report {
         reports.append(report)
@@ -235,10 +242,12 @@ struct Verify: ParsableCommand {
     }
   }
 
-  /// Violated or vacuous: a finding (exit 1), unlike unknown (exit 4).
+  /// Violated, vacuous or not checked without the model's acknowledgement: a finding (exit 1),
+  /// unlike unknown (exit 4).
   static func isViolation(_ verdict: ProofVerdict) -> Bool {
     switch verdict {
     case .violated, .vacuous: return true
+    case .notChecked(_, let acknowledged): return acknowledged == nil
     case .proven, .unknown, .failed: return false
     }
   }

@@ -11,13 +11,14 @@ import Testing
 struct EngineAgreementTests {
   static let models = ["models/2023-swift.yaml", "models/2024-flutter.yaml", "models/2026-all-platforms.yaml"]
 
-  enum Kind: String { case holds, violated, vacuous, unknown }
+  enum Kind: String { case holds, violated, vacuous, unknown, notChecked }
 
   static func kind(_ v: Verdict) -> Kind {
     switch v {
     case .holds: return .holds
     case .violated: return .violated
     case .vacuous: return .vacuous
+    case .notChecked: return .notChecked
     }
   }
 
@@ -26,6 +27,7 @@ struct EngineAgreementTests {
     case .proven: return .holds
     case .violated: return .violated
     case .vacuous: return .vacuous
+    case .notChecked: return .notChecked
     case .unknown, .failed: return .unknown
     }
   }

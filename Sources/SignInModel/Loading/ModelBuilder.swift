@@ -21,7 +21,7 @@ final class ModelBuilder {
   static let topLevelKeys = [
     "format", "model", "generation", "summary", "sources", "platforms", "configuration", "flow", "constraints",
     "definitions", "options", "responses", "defaults", "signIn", "steps", "routes", "notes",
-    "factors", "preferences", "failedAttempts", "lint", "clientCalls", "properties",
+    "factors", "preferences", "failedAttempts", "lint", "clientCalls", "properties", "policy",
   ]
   static let ruleKeys = [
     "when", "goto", "error", "restart", "set", "verifies", "failAuthentication", "note",
@@ -92,6 +92,7 @@ final class ModelBuilder {
     let lint = readLintSection(top)
     let clientCalls = readClientCalls(top)
     let properties = readProperties(top, builtinNames: ModelProperty.builtinNames)
+    let policy = readPolicy(top)
 
     guard diagnostics.isEmpty, let builtins else { return nil }
     return SignInModel(
@@ -101,7 +102,8 @@ final class ModelBuilder {
       routes: routes, builtins: builtins, configurationCount: variables.filter { $0.scope == .configuration }.count,
       formatVersion: header.formatVersion, notes: modelNotes, factors: factorAvailability, preferences: preferences,
       failedAttempts: failedAttempts, definitions: lint.definitions, lintAcknowledgements: lint.acknowledgements,
-      declarationLines: lint.lines, clientCalls: clientCalls, properties: properties)
+      declarationLines: lint.lines, clientCalls: clientCalls, properties: properties,
+      policy: policy)
   }
 }
 

@@ -14,6 +14,9 @@ public struct ModelProperty: Sendable {
     case eventually
     /// After a state where `from` holds, every maximal path reaches `to`.
     case leadsTo
+    /// Two runs whose configurations `relation` relates, given related responses call by
+    /// call, show the same observations (a hyperproperty; format 3).
+    case indistinguishable
   }
 
   /// The built-in invariants' names (ModelChecking's `Invariant.builtins`), which no model property may take.
@@ -34,10 +37,12 @@ public struct ModelProperty: Sendable {
   /// `leadsTo`'s `to`.
   public let target: Expr?
   public let targetText: String?
+  /// `indistinguishable`'s two runs and their inputs.
+  public let relation: Indistinguishability?
 
   public init(
     name: String, kind: Kind, description: String, line: Int, predicate: Expr, predicateText: String,
-    target: Expr? = nil, targetText: String? = nil
+    target: Expr? = nil, targetText: String? = nil, relation: Indistinguishability? = nil
   ) {
     self.name = name
     self.kind = kind
@@ -47,12 +52,14 @@ public struct ModelProperty: Sendable {
     self.predicateText = predicateText
     self.target = target
     self.targetText = targetText
+    self.relation = relation
   }
 
   /// What the property says, as written: `never: EXPR`, `leadsTo: A ~> B`.
   public var statement: String {
     switch kind {
     case .leadsTo: return "leadsTo: \(predicateText) ~> \(targetText ?? "")"
+    case .indistinguishable: return "indistinguishable: \(predicateText)"
     default: return "\(kind.rawValue): \(predicateText)"
     }
   }
