@@ -141,7 +141,7 @@ let package = Package(
       ]),
     .testTarget(
       name: "SymbolicCheckingTests",
-      dependencies: ["SignInModel", "ModelChecking", "ModelTestSupport", "SymbolicChecking"]),
+      dependencies: ["SignInModel", "ModelChecking", "ModelTestSupport", "SymbolicChecking", "Evolution"]),
     .testTarget(name: "CLITests", dependencies: []),
     .testTarget(name: "EvolutionTests", dependencies: ["Evolution", "SignInModel"]),
     .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "SignInModel"]),

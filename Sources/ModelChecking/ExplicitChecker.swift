@@ -45,7 +45,11 @@ public struct ExplicitChecker: Sendable {
     let invariants = invariants ?? Invariant.all(for: model)
     // Hyperproperties are searched on their self-composition; the statistics stay the model's own.
     if invariants.contains(where: isIndistinguishable) {
-      var report = check(invariants: invariants.filter { !isIndistinguishable($0) }, configuration: configuration)
+      let rest = invariants.filter { !isIndistinguishable($0) }
+      var report =
+        rest.isEmpty
+        ? CheckReport(model: model, statistics: CheckStatistics(), results: [])
+        : check(invariants: rest, configuration: configuration)
       var results: [Invariant: InvariantResult] = [:]
       for result in report.results { results[result.invariant] = result }
       for invariant in invariants where isIndistinguishable(invariant) {

@@ -47,7 +47,14 @@ struct SearchLimitTests {
     #expect(report.incomplete?.contains("--max-states 100") == true)
     #expect(report.statistics.states > 100)
     #expect(report.statistics.states < 110)
-    #expect(report.allHold, "a partial search reports no reachability or vacuity finding")
+    // The chain declares no step facts: the properties that read them are NOT CHECKED, the rest hold.
+    let findings = report.results.filter {
+      switch $0.verdict {
+      case .holds, .notChecked: return false
+      case .vacuous, .violated: return true
+      }
+    }
+    #expect(findings.isEmpty, "a partial search reports no reachability or vacuity finding")
   }
 
   @Test("--max-depth stops inside the class at the first state deeper than the limit")

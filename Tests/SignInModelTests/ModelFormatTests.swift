@@ -13,16 +13,16 @@ struct ModelFormatTests {
 
   @Test("a newer format is refused with one error at its line, naming the formats this build reads")
   func newerFormatRefused() {
-    let diagnostics = TinyModel.diagnostics("format: 3\n" + TinyModel.yaml + "\nsomethingNew: true\n")
+    let diagnostics = TinyModel.diagnostics("format: 4\n" + TinyModel.yaml + "\nsomethingNew: true\n")
     #expect(diagnostics.count == 1)
     #expect(diagnostics.first?.line == 1)
-    #expect(diagnostics.first?.message.contains("format 3; this signin-spec reads formats 1...2") == true)
+    #expect(diagnostics.first?.message.contains("format 4; this signin-spec reads formats 1...3") == true)
   }
 
   @Test("a format that is not a whole number is refused")
   func malformedFormat() {
     let diagnostics = TinyModel.diagnostics("format: two\n" + TinyModel.yaml)
-    #expect(diagnostics.map(\.message) == ["'format:' must be a whole number from 1 to 2, not 'two'"])
+    #expect(diagnostics.map(\.message) == ["'format:' must be a whole number from 1 to 3, not 'two'"])
   }
 
   @Test("a configuration variable's default is read as a domain value")

@@ -14,7 +14,7 @@ struct ShippedModelTests {
   func loads(file: String) throws {
     let model = try ShippedModels.load(file)
     #expect(model.platforms == ["swift", "js", "android", "flutter"])
-    #expect(model.canSignIn != nil && model.mfaRequired != nil)
+    #expect(model.canSignIn != nil && model.policy != nil && model.mfaRequirement != nil)
   }
 
   @Test("each generation has the steps its seed page documents")

@@ -56,6 +56,12 @@ struct PropertyAgreementTests {
         + "          restart: \"NotAuthorizedException: five wrong MFA codes start the lockout\"",
       "        - error: CodeMismatchException", Invariant(rawValue: "smsCodeLeadsToEnd"), .leadsTo
     ),
+    (
+      "an unknown user told apart under PreventUserExistenceErrors", models[0],
+      "&& pool.preventUserExistenceErrors\"\n      restart: \"NotAuthorizedException: Incorrect username or password\"",
+      "&& pool.preventUserExistenceErrors\"\n      restart: \"UserNotFoundException: User does not exist.\"",
+      Invariant(rawValue: "unknownUserLikeWrongPassword"), .indistinguishable
+    ),
   ]
 
   static func load(_ index: Int) throws -> SignInModel {

@@ -71,8 +71,9 @@ extension ModelBuilder {
   private func policyClause(_ name: String, _ node: Node, source: String, line clauseLine: Int? = nil) -> PolicyClause?
   {
     guard let text = scalar(node, name) else { return nil }
-    let named = Self.identifiers(in: text).filter { definitions[$0] != nil || poisoned.contains($0) }
-    if let first = named.first {
+    let words = Self.identifiers(in: text)
+    if words.contains(where: poisoned.contains) { return nil }  // its definition's error is reported once
+    if let first = words.first(where: { definitions[$0] != nil }) {
       report(
         node,
         "the policy reads the definition '\(first)'; state it over configuration and flow variables "
