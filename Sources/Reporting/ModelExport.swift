@@ -135,7 +135,8 @@ public struct ModelExport: Codable, Sendable {
   public let configuration: [VariableEntry]
   public let flow: [VariableEntry]
   public let constraints: [ConstraintEntry]
-  /// The definitions the invariants read (`canSignIn`, `mfaRequired`), expanded.
+  /// The definitions the invariants read (`canSignIn`, `mfaRequired`: the policy's requirement
+  /// where the model states a `policy:`), expanded.
   public let definitions: [String: String]
   public let optionSets: [OptionSetEntry]
   public let responses: [ResponseEntry]
@@ -167,7 +168,8 @@ public struct ModelExport: Codable, Sendable {
     }
     var definitions: [String: String] = [:]
     if let e = model.canSignIn { definitions["canSignIn"] = printer.render(e.simplified()) }
-    if let e = model.mfaRequired { definitions["mfaRequired"] = printer.render(e.simplified()) }
+    // What noFactorSkipped reads: the policy's requirement (required, no exemption) or the definition.
+    if let e = model.mfaRequirement { definitions["mfaRequired"] = printer.render(e.simplified()) }
     self.definitions = definitions
     optionSets = model.optionSets.map { set in
       OptionSetEntry(

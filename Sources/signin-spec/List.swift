@@ -86,7 +86,21 @@ enum ModelListing {
     lines.append("Invariants:")
     let iw = (Invariant.allCases.map(\.rawValue.count).max() ?? 0) + 2
     for inv in Invariant.allCases {
-      lines.append("  \(inv.rawValue.padding(toLength: iw, withPad: " ", startingAt: 0))\(inv.meaning)")
+      let notChecked = inv.missingFacts(in: model).map { "  [NOT CHECKED: \($0)]" } ?? ""
+      lines.append("  \(inv.rawValue.padding(toLength: iw, withPad: " ", startingAt: 0))\(inv.meaning)\(notChecked)")
+    }
+    if !model.properties.isEmpty {
+      lines.append("Properties:")
+      for p in model.properties { lines.append("  \(p.name) (line \(p.line)): \(p.statement)") }
+    }
+    if let policy = model.policy {
+      lines.append("Policy (line \(policy.mfaRequired.line)): done needs an MFA factor when")
+      lines.append("  " + policy.mfaRequired.text.split(whereSeparator: \.isWhitespace).joined(separator: " "))
+      lines.append("  source: \(policy.mfaRequired.source)")
+      for e in policy.exemptions {
+        lines.append("  except \(e.name) (line \(e.line)): \(e.text)")
+        lines.append("    source: \(e.source.split(whereSeparator: \.isNewline).joined(separator: " "))")
+      }
     }
     return lines.joined(separator: "\n")
   }
