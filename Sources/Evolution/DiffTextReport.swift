@@ -89,8 +89,12 @@ public enum DiffTextReport {
 
   static func list(_ xs: [String]) -> String { xs.isEmpty ? "(none)" : xs.joined(separator: " | ") }
 
-  /// 6371904 → "6,371,904".
+  /// 6371904 → "6,371,904"; a count past 2^53 (not exact as a Double) as a power of ten
+  /// ("about 1.23e+1505"), and an infinite count as "more than 1.8e+308": never a trap.
   public static func n(_ x: Double) -> String {
+    if x.isNaN { return "an unknown number of" }
+    if x.isInfinite { return "more than 1.8e+308" }
+    if abs(x) >= 9_007_199_254_740_992 { return "about " + String(format: "%.3g", x) }
     let digits = String(Int(x.rounded()))
     var out = ""
     for (i, c) in digits.reversed().enumerated() {

@@ -23,7 +23,7 @@ public enum VerifyFindings {
         case .notChecked(let reason, let acknowledged):
           findings.append(
             .init(
-              ruleID: result.invariant.rawValue, level: .warning,
+              ruleID: result.invariant.rawValue, level: acknowledged == nil ? .warning : .note,
               message: "\(model.name): \(result.invariant.rawValue) NOT CHECKED: \(reason)"
                 + (acknowledged.map { " (acknowledged: \($0))" } ?? ""),
               location: .init(file: model.file, line: 1)))
