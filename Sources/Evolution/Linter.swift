@@ -71,7 +71,7 @@ public struct Linter {
         exprs += rule.effects.map(\.value)
       }
     }
-    return exprs + [model.canSignIn, model.mfaRequired].compactMap { $0 }
+    return exprs + [model.canSignIn, model.mfaRequirement].compactMap { $0 }
   }
 
   private func valuesNeverCompared(_ guards: [Expr], _ warn: (String, String, String, Int) -> Void) {

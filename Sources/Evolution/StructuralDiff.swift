@@ -5,7 +5,8 @@ public struct StructuralChange: Sendable, Equatable {
   public enum Kind: String, Sendable { case added, removed, renamed, changed }
   public let kind: Kind
   /// What changed: `step`, `platform`, `platformName`, `configurationVariable`, `flowVariable`,
-  /// `value`, `default`, `optionSet`, `option`, `response`, `definition`, `constraint`, `route`.
+  /// `value`, `default`, `optionSet`, `option`, `response`, `definition`, `constraint`, `route`,
+  /// `policy` (a clause of `policy:`), `property` (one of `properties:`).
   public let category: String
   public let name: String
   public let detail: String
@@ -140,6 +141,38 @@ public enum StructuralDiff {
     }
     for c in old.constraints where !newConstraints.contains(normalized(c.text)) {
       add(.removed, "constraint", c.text, "", c.line)
+    }
+
+    // The policy, clause by clause, and the model's own properties, by name.
+    func clauses(_ model: SignInModel) -> [(String, String, Int)] {
+      guard let policy = model.policy else { return [] }
+      return [("mfa.required", policy.mfaRequired.text, policy.mfaRequired.line)]
+        + policy.exemptions.map { ("mfa.exemptions.\($0.name)", $0.text, $0.line) }
+    }
+    let (oldClauses, newClauses) = (clauses(old), clauses(new))
+    for (name, text, line) in newClauses {
+      if let before = oldClauses.first(where: { $0.0 == name }) {
+        if normalized(before.1) != normalized(text) {
+          add(.changed, "policy", name, "\(normalized(before.1)) → \(normalized(text))", line)
+        }
+      } else {
+        add(.added, "policy", name, normalized(text), line)
+      }
+    }
+    for (name, text, line) in oldClauses where !newClauses.contains(where: { $0.0 == name }) {
+      add(.removed, "policy", name, normalized(text), line)
+    }
+    for p in new.properties {
+      if let before = old.properties.first(where: { $0.name == p.name }) {
+        if normalized(before.statement) != normalized(p.statement) {
+          add(.changed, "property", p.name, "\(normalized(before.statement)) → \(normalized(p.statement))", p.line)
+        }
+      } else {
+        add(.added, "property", p.name, normalized(p.statement), p.line)
+      }
+    }
+    for p in old.properties where !new.properties.contains(where: { $0.name == p.name }) {
+      add(.removed, "property", p.name, normalized(p.statement), p.line)
     }
     return (changes, renames)
   }

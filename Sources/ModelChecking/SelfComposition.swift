@@ -15,6 +15,11 @@ public struct SelfComposition: Sendable {
   public let product: SignInModel
   /// The index of `diverged` among the product's steps.
   public let diverged: Int
+  /// True when no input pair applies at signIn: the runs are never compared (the property is vacuous).
+  public let comparesNothing: Bool
+  /// Why a property that compares nothing holds only vacuously.
+  public static let comparesNothingReason =
+    "no input pair applies at signIn (both responses accepted there), so no call is ever compared"
   /// Per product rule (its `line` is the index): the left branch and the right branch it pairs.
   let combinations: [(left: Int, right: Int)]
   /// The product response of each input pair.
@@ -22,6 +27,11 @@ public struct SelfComposition: Sendable {
   let system: TransitionSystem
 
   public static let divergedStep = "diverged"
+  /// Product rule lines: a left rule is `leftLineBase` + its branch; a right rule is its
+  /// combination's index; the rules for a run that no rule decides are negative.
+  static let leftLineBase = 1 << 40
+  static let leftUndecided = -3
+  static let rightUndecided = -2
   static let leftPrefix = "left."
   static let rightPrefix = "right."
 
@@ -102,14 +112,6 @@ public struct SelfComposition: Sendable {
     let leftByPlace = Dictionary(grouping: leftBranches, by: place)
     let rightByPlace = Dictionary(grouping: rightBranches, by: place)
     var combinations: [(left: Int, right: Int)] = []
-    func observation(_ b: TransitionSystem.Branch) -> String {
-      switch b.outcome {
-      case .step(let s): return "step \(s)"
-      case .error(let name): return "error \(name)"
-      case .restart(let reason): return "restart \(b.exception ?? "") \(reason)"
-      case .route: return "route"
-      }
-    }
     var steps: [Step] = []
     var routes: [Route] = []
     for (s, step) in model.steps.enumerated() {
@@ -125,7 +127,7 @@ public struct SelfComposition: Sendable {
             var paired: [Rule] = []
             for br in rightByPlace[s * 100_000 + pair.right] ?? [] {
               let r = system.branches[br]
-              let same = observation(l) == observation(r)
+              let same = Self.observation(l, in: model) == Self.observation(r, in: model)
               paired.append(
                 Rule(
                   guardExpr: r.guardExpr.substituting(toRight), guardText: "",
@@ -134,12 +136,27 @@ public struct SelfComposition: Sendable {
                   line: combinations.count, exception: l.exception))
               combinations.append((bl, br))
             }
+            // A right run whose rules decide nothing here is observed apart from the left's outcome.
+            if !paired.isEmpty {
+              paired.append(
+                Rule(
+                  guardExpr: .not(.or(paired.map(\.guardExpr))), guardText: "", effects: [], outcome: .step(diverged),
+                  failsAuthentication: false, line: Self.rightUndecided))
+            }
             routes.append(Route(name: "\(step.id)/\(responses[k].name)/\(bl)", rules: paired, line: property.line))
             rules.append(
               Rule(
                 guardExpr: l.guardExpr.substituting(toLeft), guardText: "",
                 effects: l.orderedEffects.map { (left[$0.variable], $0.value.substituting(toLeft)) },
-                outcome: .route(routes.count - 1), failsAuthentication: l.failsAuthentication, line: -1))
+                outcome: .route(routes.count - 1), failsAuthentication: l.failsAuthentication,
+                line: Self.leftLineBase + bl))
+          }
+          // Likewise a left run whose rules decide nothing.
+          if !rules.isEmpty {
+            rules.append(
+              Rule(
+                guardExpr: .not(.or(rules.map(\.guardExpr))), guardText: "", effects: [], outcome: .step(diverged),
+                failsAuthentication: false, line: Self.leftUndecided))
           }
           stepResponses.append(StepResponse(response: k, rules: rules, inherited: false))
         }
@@ -154,6 +171,7 @@ public struct SelfComposition: Sendable {
         id: Self.divergedStep, summary: "the two runs were observed differently", kind: .restart, isSignedIn: false,
         names: [], offers: nil, responses: [], notes: [], line: property.line))
     self.combinations = combinations
+    comparesNothing = steps[0].responses.isEmpty
 
     let stepFact = variables.count  // PathFacts.stepIndex of the product
     let never = ModelProperty(
@@ -216,21 +234,33 @@ public struct SelfComposition: Sendable {
     var rightSteps: [TraceStep] = []
     var message = counterexample.message
     for (i, step) in counterexample.steps.enumerated() {
-      guard let line = step.ruleLines.last, line >= 0, line < combinations.count else {
+      let lines = step.ruleLines
+      let l: TraceStep
+      let r: TraceStep
+      var seen: (String, String)? = nil
+      if let last = lines.last, last >= 0, last < combinations.count {
+        let (bl, br) = combinations[last]
+        l = run(system.branches[bl], step, prefix: Self.leftPrefix)
+        r = run(system.branches[br], step, prefix: Self.rightPrefix)
+        seen = (Self.observation(system.branches[bl], in: model), Self.observation(system.branches[br], in: model))
+      } else if lines.last == Self.rightUndecided, let first = lines.first, first >= Self.leftLineBase {
+        l = run(system.branches[first - Self.leftLineBase], step, prefix: Self.leftPrefix)
+        r = undecided(step, side: 1, "no rule of the right run decides this call")
+      } else if lines.last == Self.leftUndecided {
+        l = undecided(step, side: 0, "no rule of the left run decides this call")
+        r = undecided(step, side: 1, "the left run has no outcome to compare")
+      } else {
         leftSteps.append(step)
         rightSteps.append(step)
         continue
       }
-      let (bl, br) = combinations[line]
-      let l = run(system.branches[bl], step, prefix: Self.leftPrefix)
-      let r = run(system.branches[br], step, prefix: Self.rightPrefix)
       leftSteps.append(l)
       rightSteps.append(r)
       if case .step(let id) = step.outcome, id == Self.divergedStep {
         message =
           "call \(i + 1) (\(step.call) at '\(step.stepBefore)') is observed differently: the left run "
-          + "(\(property.relation?.leftText ?? "")) gets \(describe(l.outcome)), the right run "
-          + "(\(property.relation?.rightText ?? "")) gets \(describe(r.outcome))"
+          + "(\(property.relation?.leftText ?? "")) gets \(seen?.0 ?? describe(l.outcome)), the right run "
+          + "(\(property.relation?.rightText ?? "")) gets \(seen?.1 ?? describe(r.outcome))"
       }
     }
     return Counterexample(
@@ -253,6 +283,36 @@ public struct SelfComposition: Sendable {
     return TraceStep(
       call: step.call, response: model.responses[branch.response].name, stepBefore: step.stepBefore, outcome: outcome,
       changes: changes, ruleLines: branch.ruleLines)
+  }
+
+  /// What a client shows after a branch: the outcome (step, error, or restart with its
+  /// exception and message), and what each platform reports instead (`platforms:`).
+  static func observation(_ b: TransitionSystem.Branch, in model: SignInModel) -> String {
+    var text: String
+    switch b.outcome {
+    case .step(let s): text = "step '\(model.steps[s].id)'"
+    case .error(let name): text = "error \(name)"
+    case .restart(let reason):
+      text = "restart (\(reason))"
+      if let exception = b.exception, !reason.hasPrefix(exception) { text += " reported as \(exception)" }
+    case .route: text = "a route"
+    }
+    for p in b.platformOutcomes.sorted(by: { $0.platform < $1.platform }) {
+      switch p.form {
+      case .error(let name): text += ", on \(p.platform) error \(name)"
+      case .signedOut: text += ", on \(p.platform) signed out"
+      }
+    }
+    return text
+  }
+
+  /// One run's side of a call no rule of that run decides.
+  private func undecided(_ step: TraceStep, side: Int, _ why: String) -> TraceStep {
+    let pair = zip(inputs, product.responses).first { $0.1.name == step.response }?.0
+    let response = pair.map { model.responses[side == 0 ? $0.left : $0.right].name } ?? step.response
+    return TraceStep(
+      call: step.call, response: response, stepBefore: step.stepBefore, outcome: .undetermined(why), changes: [:],
+      ruleLines: [])
   }
 
   private func describe(_ outcome: TraceOutcome) -> String {

@@ -23,6 +23,8 @@ public struct TransitionSystem: Sendable {
     public let ruleLines: [Int]
     /// For a restart: the exception the client reports (the rule's `exception`).
     public let exception: String?
+    /// What platforms report instead of `outcome` (the deciding rule's `platforms:`).
+    public let platformOutcomes: [PlatformOutcome]
 
     /// The step the flow is on afterwards, or nil after a restart.
     public var target: Int? {
@@ -179,7 +181,7 @@ public struct TransitionSystem: Sendable {
             step: step, response: response, guardExpr: .and(conditions), effects: next,
             orderedEffects: next.sorted { $0.key < $1.key }.map { (variable: $0.key, value: $0.value) },
             outcome: rule.outcome, failsAuthentication: fails, ruleLines: lines + [rule.line],
-            exception: rule.exception))
+            exception: rule.exception, platformOutcomes: rule.platformOutcomes))
       }
     }
     return Decision(place: place, alternatives: alternatives)

@@ -111,7 +111,7 @@ package enum SyntheticModels {
     return SignInModel(
       name: "\(model.name)-x\(factor)", generation: model.generation, summary: model.summary, file: model.file,
       contentHash: model.contentHash, platforms: model.platforms, sources: model.sources, variables: variables,
-      constraints: constraints, canSignIn: perLane(model.canSignIn), mfaRequired: perLane(model.mfaRequired),
+      constraints: constraints, canSignIn: perLane(model.canSignIn), mfaRequired: perLane(model.mfaRequirement),
       optionSets: optionSets, responses: model.responses, steps: steps, routes: routes, builtins: builtins,
       configurationCount: lane + 1)
   }

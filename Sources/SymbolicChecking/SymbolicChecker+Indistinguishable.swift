@@ -7,6 +7,9 @@ import SignInModel
 extension SymbolicChecker {
   func decideIndistinguishable(_ property: ModelProperty, system: TransitionSystem) -> (ProofVerdict, String, String?) {
     let composition = SelfComposition(system: system, property: property)
+    if composition.comparesNothing {
+      return (.vacuous(reason: SelfComposition.comparesNothingReason), "self-composition", nil)
+    }
     var checker = SymbolicChecker(
       model: composition.product, engine: engine, timeoutMilliseconds: timeoutMilliseconds, maxDepth: maxDepth,
       memoryMegabytes: memoryMegabytes, resourceLimit: resourceLimit)

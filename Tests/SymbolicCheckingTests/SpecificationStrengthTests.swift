@@ -211,6 +211,75 @@ struct SpecificationStrengthTests {
     #expect(c.message.hasPrefix("call 2 (confirmSignIn at 'confirmSignInWithCustomChallenge')"))
   }
 
+  @Test("What one platform reports instead of the outcome is part of what the runs are compared on")
+  func platformOutcomeTellsApart() throws {
+    let rule =
+      "&& pool.preventUserExistenceErrors\"\n      restart: \"NotAuthorizedException: Incorrect username or password\""
+    let model = try Self.edited(
+      Self.models[0], [(rule, rule + "\n      platforms: {flutter: {error: UserNotFoundException}}")])
+    guard case .violated(let c)? = Self.verdict(model, Invariant(rawValue: "unknownUserLikeWrongPassword")) else {
+      Issue.record("Flutter reports UserNotFoundException for the unknown user only, yet the property holds")
+      return
+    }
+    #expect(c.message.contains("on flutter error UserNotFoundException"))
+  }
+
+  @Test("A call one run's rules decide and the other's do not is a difference, not a pair left out")
+  func undecidedRun() throws {
+    let model = try Self.edited(
+      Self.models[0],
+      [
+        (
+          "      - when: \"user.exists && pool.authFlow != customWithoutSRP\"",
+          "      - when: \"user.exists && pool.authFlow == userPassword\""
+        )
+      ])
+    guard case .violated(let c)? = Self.verdict(model, Invariant(rawValue: "unknownUserLikeWrongPassword")) else {
+      Issue.record("the known user's wrong password has no outcome in USER_SRP_AUTH, yet the property holds")
+      return
+    }
+    #expect(c.message.contains("the right run (user.exists) gets no single outcome"))
+    #expect(c.pairedSteps?.last?.outcome == .undetermined("no rule of the right run decides this call"))
+  }
+
+  @Test("An input no step accepts on both sides, and a policy beside an mfaRequired definition, are refused")
+  func inputsAndPolicyRefused() throws {
+    do {
+      _ = try Self.edited(
+        Self.models[0],
+        [
+          (
+            "inputs: [\"correctPassword ~ wrongPassword\", wrongPassword,",
+            "inputs: [\"correctPassword ~ correctCode\", wrongPassword,"
+          )
+        ])
+      Issue.record("an input never compared was taken")
+    } catch let error as ModelLoadError {
+      #expect(error.description.contains("no step accepts both 'correctPassword' and 'correctCode'"))
+    }
+    do {
+      _ = try Self.edited(
+        Self.models[0], [("  smsOnlySetupDeadEnd:", "  mfaRequired: \"false\"\n  smsOnlySetupDeadEnd:")])
+      Issue.record("a policy beside the definition mfaRequired was taken")
+    } catch let error as ModelLoadError {
+      #expect(error.description.contains("states both policy: and the definition mfaRequired"))
+    }
+  }
+
+  @Test("diff names a change of the policy and of a property")
+  func diffShowsPolicy() throws {
+    let old = try ModelLoader.load(file: Self.models[0])
+    let new = try Self.edited(
+      Self.models[0],
+      [
+        ("    required: >-\n      pool.mfa != off", "    required: >-\n      pool.mfa == required"),
+        ("left: \"!user.exists && user.status == confirmed\"", "left: \"!user.exists\""),
+      ])
+    let changes = StructuralDiff.compare(old, new).changes
+    #expect(changes.contains { $0.category == "policy" && $0.name == "mfa.required" && $0.kind == .changed })
+    #expect(changes.contains { $0.category == "property" && $0.name == "unknownUserLikeWrongPassword" })
+  }
+
   @Test("An indistinguishable property that names an unknown response or a flow variable is refused")
   func badRelation() throws {
     let file = Self.models[2]

@@ -1,3 +1,4 @@
+import Foundation
 import Yams
 
 /// The `policy:` pass (format 3): the security policy, over configuration and flow variables
@@ -25,6 +26,12 @@ extension ModelBuilder {
     }
     let fields = pairs(node, "policy")
     checkKeys(fields, allowed: Self.policyKeys, "policy")
+    if definitions["mfaRequired"] != nil {
+      report(
+        node,
+        "the model states both policy: and the definition mfaRequired; noFactorSkipped reads the policy, "
+          + "so the definition would be ignored: remove it (or rename it if guards use it)")
+    }
     guard let mfaNode = value(fields, "mfa") else {
       if !fields.isEmpty || isEmptyMapping(node) { report(node, "policy: needs mfa: {required: EXPR, source: TEXT}") }
       return nil
@@ -40,6 +47,10 @@ extension ModelBuilder {
     var exemptions: [PolicyClause] = []
     for item in pairs(value(mfa, "exemptions"), "policy mfa exemptions") {
       let what = "exemption '\(item.key)'"
+      if item.key.trimmingCharacters(in: .whitespaces).isEmpty {
+        report(item.keyNode, "an exemption needs a name (the key before when: and source:)")
+        continue
+      }
       let parts = pairs(item.value, what)
       checkKeys(parts, allowed: Self.exemptionKeys, what)
       guard let whenNode = value(parts, "when") else {

@@ -132,9 +132,19 @@ extension ModelBuilder {
           return nil
         }
         guard indices.count == names.count else { continue }
-        let pair = Indistinguishability.ResponsePair(left: indices[0], right: indices.last!)
+        let pair = Indistinguishability.ResponsePair(left: indices[0], right: indices[indices.count - 1])
         if inputs.contains(pair) {
           report(item, "the input '\(text)' is listed twice")
+          continue
+        }
+        // A pair no step accepts together would never be compared: a check that cannot fail.
+        let together = steps.contains { step in
+          !step.isTerminal && step.responses.contains { $0.response == pair.left }
+            && step.responses.contains { $0.response == pair.right }
+        }
+        if !together {
+          report(
+            item, "no step accepts both '\(names[0])' and '\(names[names.count - 1])': this input is never compared")
           continue
         }
         inputs.append(pair)
