@@ -10,10 +10,7 @@ extension SymbolicChecker {
     if composition.comparesNothing {
       return (.vacuous(reason: SelfComposition.comparesNothingReason), "self-composition", nil)
     }
-    var checker = SymbolicChecker(
-      model: composition.product, engine: engine, timeoutMilliseconds: timeoutMilliseconds, maxDepth: maxDepth,
-      memoryMegabytes: memoryMegabytes, resourceLimit: resourceLimit)
-    checker.limits = limits
+    let checker = SymbolicChecker(self, model: composition.product)
     let report = checker.proveAll([composition.invariant], explain: false)
     guard let result = report.first else { return (.failed(reason: "no verdict on the self-composition"), "Z3", nil) }
     let method = result.method + " on the self-composition"

@@ -81,6 +81,18 @@ public struct SymbolicChecker: Sendable {
     z3SetGlobalParameter("memory_max_size", String(memoryMegabytes))
   }
 
+  /// The same settings for another model (a self-composition), without setting Z3's global
+  /// memory cap again: the checker may run beside others on other threads.
+  init(_ other: SymbolicChecker, model: SignInModel) {
+    self.model = model
+    engine = other.engine
+    timeoutMilliseconds = other.timeoutMilliseconds
+    resourceLimit = other.resourceLimit
+    maxDepth = other.maxDepth
+    memoryMegabytes = other.memoryMegabytes
+    limits = other.limits
+  }
+
   /// Proves `invariants` (nil: the built-ins and the model's own properties, `Invariant.all(for:)`).
   public func prove(invariants: [Invariant]? = nil, explain: Bool = false) -> ProofReport {
     let invariants = invariants ?? Invariant.all(for: model)

@@ -61,12 +61,20 @@ struct Prove: ParsableCommand {
   @Option(help: "Show step names as this platform calls them (swift, js, android, flutter).")
   var platform: String?
 
+  @Option(
+    help: """
+      Models proven at once, each in its own Z3 context (1 to 256; default: the number of cores); \
+      the reports are printed in the order the models were given.
+      """)
+  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
   func validate() throws {
     try OptionChecks.range(timeout, 1...OptionChecks.maxSeconds, "--timeout", unit: " seconds")
     try OptionChecks.range(memory, 64...1_048_576, "--memory", unit: " MB")
     try OptionChecks.range(rlimit, 0...Int(UInt32.max), "--rlimit")
     try OptionChecks.range(maxIterations, 1...1_000_000, "--max-iterations")
     try OptionChecks.range(propertyBudget, 0...OptionChecks.maxSeconds, "--property-budget", unit: " seconds")
+    try OptionChecks.range(jobs, 1...OptionChecks.maxJobs, "--jobs")
     if SymbolicChecker.Engine(rawValue: engine) == nil {
       throw ValidationError("unknown engine '\(engine)'; use fixpoint or spacer")
     }
@@ -82,17 +90,42 @@ struct Prove: ParsableCommand {
     guard let engine = SymbolicChecker.Engine(rawValue: engine) else {
       throw ValidationError("unknown engine '\(self.engine)'; use fixpoint or spacer")
     }
-    for model in models {
-      let invariants = selection[ObjectIdentifier(model)] ?? []
+    // One checker per model, made here: making one sets Z3's global memory cap.
+    let checkers = models.map { model -> SymbolicChecker in
       var checker = SymbolicChecker(
         model: model, engine: engine,
         timeoutMilliseconds: UInt32(timeout * 1000),
         memoryMegabytes: memory, resourceLimit: UInt32(rlimit))
       checker.limits = FixpointLimits(maxIterations: maxIterations, budgetSeconds: Double(propertyBudget))
-      let progress = Z3Progress.terminalLine(model.name)
-      if let progress { checker.progress = { @Sendable label in progress.proving(label) } }
-      let report = checker.prove(invariants: invariants, explain: explain)
-      progress?.finish()
+      return checker
+    }
+    let workers = min(jobs, models.count)
+    let reports = ProofReports(count: models.count)
+    if workers <= 1 {
+      for (i, model) in models.enumerated() {
+        var checker = checkers[i]
+        let progress = Z3Progress.terminalLine(model.name)
+        if let progress { checker.progress = { @Sendable label in progress.proving(label) } }
+        reports.store(checker.prove(invariants: selection[ObjectIdentifier(model)] ?? [], explain: explain), at: i)
+        progress?.finish()
+      }
+    } else {
+      // Models are independent: each worker takes the next one (the largest first, so the
+      // others fill in beside it) in its own Z3 context.
+      let order = models.indices.sorted {
+        models[$0].variables.count * models[$0].steps.count
+          > models[$1].variables.count * models[$1].steps.count
+      }
+      let explain = explain
+      DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        while let k = reports.nextIndex(), k < order.count {
+          let i = order[k]
+          reports.store(
+            checkers[i].prove(invariants: selection[ObjectIdentifier(models[i])] ?? [], explain: explain), at: i)
+        }
+      }
+    }
+    for report in reports.all() {
       print(ProofTextReport.render(report, platform: platform, explain: explain))
       print()
       for result in report.results {
@@ -104,5 +137,34 @@ struct Prove: ParsableCommand {
     if internalError { throw ExitStatus.internalError }
     if violated { throw ExitStatus.violation }
     if unknown { throw ExitStatus.inconclusive }
+  }
+}
+
+/// The proof reports of models proven at once, under a lock, and the next model to take.
+/// `@unchecked Sendable` is safe: every access to its state goes through `lock`.
+final class ProofReports: @unchecked Sendable {
+  private let lock = NSLock()
+  private var reports: [ProofReport?]
+  private var next = 0
+
+  init(count: Int) { reports = Array(repeating: nil, count: count) }
+
+  func nextIndex() -> Int? {
+    lock.lock()
+    defer { lock.unlock() }
+    next += 1
+    return next - 1
+  }
+
+  func store(_ report: ProofReport, at index: Int) {
+    lock.lock()
+    defer { lock.unlock() }
+    reports[index] = report
+  }
+
+  func all() -> [ProofReport] {
+    lock.lock()
+    defer { lock.unlock() }
+    return reports.compactMap { $0 }
   }
 }

@@ -126,6 +126,21 @@ struct CommandLineTests {
     #expect(run.stdout.contains("Invariants:"))
   }
 
+  @Test("prove --jobs 2 proves models side by side and prints them in the order given, as --jobs 1 does")
+  func proveInParallel() throws {
+    let arguments = ["prove", "models/2024-flutter.yaml", "models/2023-swift.yaml"]
+    let parallel = try Self.run(arguments + ["--jobs", "2"])
+    let sequential = try Self.run(arguments + ["--jobs", "1"])
+    #expect(parallel.status == 0 && sequential.status == 0)
+    func verdicts(_ text: String) -> [String] {
+      text.split(separator: "\n").map { line in
+        line.replacingOccurrences(of: #"\d+\.\d+ s"#, with: "T s", options: .regularExpression)
+      }
+    }
+    #expect(verdicts(parallel.stdout) == verdicts(sequential.stdout))
+    #expect(parallel.stdout.hasPrefix("amplify-signin-2024"))
+  }
+
   @Test("prove says proven (unbounded) for every invariant, with the time of each")
   func prove() throws {
     let run = try Self.run(["prove", "models/2024-flutter.yaml"])
