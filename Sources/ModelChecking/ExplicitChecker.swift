@@ -306,6 +306,8 @@ struct Aggregate {
   var witnessedOffer = false
   var witnessedRequiredMFA = false
   var doneReached = false
+  /// Some explored class's user can sign in (`canSignIn` holds there).
+  var someoneCanSignIn = false
   var witnessedProperties: Set<Invariant> = []
 
   init(structure: FlowStructure) { self.structure = structure }
@@ -325,6 +327,7 @@ struct Aggregate {
     witnessedOffer = witnessedOffer || graph.witnessedOffer
     witnessedRequiredMFA = witnessedRequiredMFA || graph.witnessedRequiredMFA
     doneReached = doneReached || graph.doneReached
+    someoneCanSignIn = someoneCanSignIn || leaf.canSignIn
     witnessedProperties.formUnion(graph.witnessedProperties)
     let configuration = graph.assignments(for: leaf.representative)
     for (invariant, c) in graph.violations {
@@ -411,6 +414,7 @@ struct Aggregate {
     witnessedOffer = witnessedOffer || other.witnessedOffer
     witnessedRequiredMFA = witnessedRequiredMFA || other.witnessedRequiredMFA
     doneReached = doneReached || other.doneReached
+    someoneCanSignIn = someoneCanSignIn || other.someoneCanSignIn
     witnessedProperties.formUnion(other.witnessedProperties)
     for (invariant, (counterexample, key)) in other.best { offer(invariant, counterexample, key: key) }
     for (step, (counterexample, key)) in other.waysIn {
@@ -448,6 +452,8 @@ struct Aggregate {
           invariant: invariant, verdict: .vacuous(reason: "no reachable transition fails authentication"))
       case .offersAreUsable where !witnessedOffer:
         return InvariantResult(invariant: invariant, verdict: .vacuous(reason: "no selection step is reachable"))
+      case .doneReachable where model.canSignIn != nil && !someoneCanSignIn:
+        return InvariantResult(invariant: invariant, verdict: .vacuous(reason: Invariant.nobodyCanSignIn))
       case .noFactorSkipped where !doneReached:
         return InvariantResult(invariant: invariant, verdict: .vacuous(reason: "done is never reached"))
       case .noFactorSkipped where model.mfaRequirement != nil && !witnessedRequiredMFA:

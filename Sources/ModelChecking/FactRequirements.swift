@@ -5,6 +5,9 @@ import SignInModel
 /// a check that passed. A model acknowledges a property it means to leave unchecked in its
 /// `lint:` section (rule `notChecked`, the property as target, a reason).
 extension Invariant {
+  /// Why `doneReachable` holds only vacuously when `canSignIn` excludes every configuration.
+  public static let nobodyCanSignIn = "canSignIn holds for no configuration the constraints allow"
+
   /// The lint rule that acknowledges a NOT CHECKED verdict.
   public static let notCheckedRule = "notChecked"
 

@@ -184,6 +184,9 @@ public struct SymbolicChecker: Sendable {
     if let property = invariant.property(in: model), property.kind == .indistinguishable {
       return decideIndistinguishable(property, system: session.encoding.system)
     }
+    if invariant == .doneReachable, try !session.someoneCanSignIn() {
+      return (.vacuous(reason: Invariant.nobodyCanSignIn), "Z3 (SMT)", nil)
+    }
     if !invariant.isBuiltin {
       guard let check = session.encoding.system.propertyChecks.first(where: { $0.invariant == invariant }) else {
         return (.failed(reason: "the model states no property '\(invariant.rawValue)'"), "Z3", nil)

@@ -35,6 +35,15 @@ final class SymbolicSession {
     state = encoding.constants(model.configurationIndices).merging(encoding.constants(model.flowIndices)) { a, _ in a }
   }
 
+  /// Does some valid configuration's user sign in (`canSignIn`)? True for a model without it.
+  func someoneCanSignIn() throws(Z3Error) -> Bool {
+    guard let canSignIn = model.canSignIn else { return true }
+    let solver = try Z3Solver(context)
+    solver.assert(encoding.validConfiguration(state))
+    solver.assert(encoding.boolTerm(canSignIn, state))
+    return try solver.check() != .unsatisfiable
+  }
+
   /// Does some configuration satisfy the domains and every constraint? Asked once.
   func constraintsSatisfiable() throws(Z3Error) -> Bool {
     if let satisfiable { return satisfiable }

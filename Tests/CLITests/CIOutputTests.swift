@@ -90,7 +90,7 @@ struct CIOutputTests {
       "verify", "models/2023-swift.yaml", "--engines", "explicit", "--sarif", file.path,
     ])
     #expect(run.status == 0)
-    #expect(run.stdout.contains("1 model, 19 checks: 19 hold"))  // 13 built-ins + the model's 6
+    #expect(run.stdout.contains("1 model, 20 checks: 20 hold"))  // 13 built-ins + the model's 7
     #expect(try Self.sarifIsValid(try String(contentsOf: file, encoding: .utf8)).contains("valid 0"))
   }
 

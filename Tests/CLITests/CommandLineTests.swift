@@ -56,7 +56,7 @@ struct CommandLineTests {
           && $0.contains(" after the define trigger fails authentication")
       })
     #expect(run.stdout.contains("nothing but a new signIn proceeds  [Z3: proven, unbounded]"))
-    #expect(run.stdout.hasSuffix("1 model, 19 checks: 19 hold\n"))  // 13 built-ins + the model's 6
+    #expect(run.stdout.hasSuffix("1 model, 20 checks: 20 hold\n"))  // 13 built-ins + the model's 7
   }
 
   @Test("a violated invariant exits 1 and prints the shortest counterexample with platform names")
@@ -108,12 +108,12 @@ struct CommandLineTests {
     let models = json?["models"] as? [[String: Any]]
     #expect(models?.count == 2)
     let invariants = models?.first?["invariants"] as? [[String: Any]]
-    #expect(invariants?.count == 19)
+    #expect(invariants?.count == 20)
     #expect(invariants?.allSatisfy { $0["verdict"] as? String == "holds" } == true)
     #expect(invariants?.allSatisfy { $0["z3"] as? String == "proven" } == true)
     let xml = try String(contentsOfFile: junit, encoding: .utf8)
-    #expect(xml.components(separatedBy: "<testcase ").count - 1 == 37)
-    #expect(xml.contains("<testsuites name=\"signin-spec verify\" tests=\"37\" failures=\"0\" skipped=\"0\">"))
+    #expect(xml.components(separatedBy: "<testcase ").count - 1 == 39)
+    #expect(xml.contains("<testsuites name=\"signin-spec verify\" tests=\"39\" failures=\"0\" skipped=\"0\">"))
   }
 
   @Test("list shows each step with every platform's name and the seeds' disagreements")
@@ -145,7 +145,7 @@ struct CommandLineTests {
   func prove() throws {
     let run = try Self.run(["prove", "models/2024-flutter.yaml"])
     #expect(run.status == 0)
-    #expect(run.stdout.components(separatedBy: "proven (unbounded)").count - 1 == 18)
+    #expect(run.stdout.components(separatedBy: "proven (unbounded)").count - 1 == 19)
     #expect(run.stdout.contains("  proven (unbounded)  terminates"))
   }
 

@@ -123,6 +123,32 @@ struct SpecificationStrengthTests {
     #expect(c.configuration.contains { $0.variable == "pool.deviceSuppressesMfa" && $0.value == "false" })
   }
 
+  @Test("A model in which no remembered device ever skips MFA loses the policy's exemption and is refuted")
+  func noDeviceSkipsMFA() throws {
+    let model = try Self.edited(
+      Self.models[0],
+      [
+        (
+          "deviceSkipsMfa: \"pool.authFlow == userSRP && pool.deviceSuppressesMfa && user.deviceRemembered\"",
+          "deviceSkipsMfa: \"false\""
+        )
+      ])
+    guard case .violated(let c)? = Self.verdict(model, Invariant(rawValue: "rememberedDeviceSkipsMfa")) else {
+      Issue.record("no device skips MFA, yet rememberedDeviceSkipsMfa holds")
+      return
+    }
+    #expect(c.message.hasPrefix("no path from signIn"))
+  }
+
+  @Test("An exclusion that keeps every user from signing in makes doneReachable vacuous, not a hold")
+  func nobodyCanSignIn() throws {
+    let file = Self.models[0]
+    let text = try String(contentsOfFile: file, encoding: .utf8)
+    let line = try #require(text.range(of: "  smsOnlySetupDeadEnd: \"[^\"]*\"", options: .regularExpression))
+    let model = try Self.edited(file, [(String(text[line]), "  smsOnlySetupDeadEnd: \"true\"")])
+    #expect(Self.verdict(model, .doneReachable) == .vacuous(reason: Invariant.nobodyCanSignIn))
+  }
+
   @Test("Without a policy, noFactorSkipped's definition shares the rules' definitions and lint says so")
   func definitionSharedWithRules() throws {
     let file = Self.models[0]
