@@ -28,6 +28,15 @@ extension Linter {
         "property '\(property.name)' reads the definition \(describe(names)): a change to it moves the rules and "
           + "this property together; state the property over configuration variables", property.line)
     }
+    // `factors:` is what offersAreUsable and challengesUsableFactor judge offers and challenges by.
+    for availability in model.factors {
+      let names = overlap([availability.usableText] + [availability.setUpText].compactMap { $0 })
+      guard !names.isEmpty else { continue }
+      warn(
+        "policySharesDefinition", "factors.\(availability.factor)",
+        "factors: \(availability.factor) reads the definition \(describe(names)): the offers and challenges it "
+          + "judges would move with it; state it over configuration variables", availability.line)
+    }
     if model.policy == nil, model.mfaRequired != nil,
       let definition = model.definitions.first(where: { $0.name == "mfaRequired" })
     {

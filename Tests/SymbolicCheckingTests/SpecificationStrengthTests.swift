@@ -352,6 +352,17 @@ struct SpecificationStrengthTests {
     #expect(c.message.contains("SMS, the factor sms, which this user cannot use (pool.sms && user.phone is false)"))
   }
 
+  @Test("A first factor offered to every user is refuted by factors:, which no longer shares the rules' definition")
+  func everyoneHasSmsOTP() throws {
+    let model = try Self.edited(
+      Self.models[2], [("  hasSmsOTP: \"pool.allowSmsOTP && user.phone\"", "  hasSmsOTP: \"true\"")])
+    guard case .violated(let c)? = Self.verdict(model, .offersAreUsable) else {
+      Issue.record("SMS_OTP offered to users without a phone, yet offersAreUsable holds")
+      return
+    }
+    #expect(c.message.contains("SMS_OTP, the factor otp.sms, which this user cannot use"))
+  }
+
   @Test("An offered option the step's choices: do not map to a factor is refuted")
   func offerWithoutFactor() throws {
     let model = try Self.edited(
