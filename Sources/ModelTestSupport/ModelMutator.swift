@@ -116,7 +116,9 @@ package struct ModelMutator: Sendable {
       contentHash: model.contentHash, platforms: model.platforms, sources: model.sources, variables: variables,
       constraints: model.constraints, canSignIn: model.canSignIn, mfaRequired: model.mfaRequired,
       optionSets: model.optionSets, responses: model.responses, steps: steps, routes: routes, builtins: model.builtins,
-      configurationCount: model.configurationCount, properties: model.properties, policy: model.policy)
+      configurationCount: model.configurationCount, formatVersion: model.formatVersion, factors: model.factors,
+      preferences: model.preferences, failedAttempts: model.failedAttempts,
+      lintAcknowledgements: model.lintAcknowledgements, properties: model.properties, policy: model.policy)
     return (mutated, change)
   }
 
