@@ -65,7 +65,7 @@ extension Linter {
 
   private func definitionNames(_ text: String) -> [String] {
     let known = Set(model.definitions.map(\.name))
-    return Self.words(text).filter(known.contains)
+    return Definition.names(in: text).filter(known.contains)
   }
 
   /// `names` and every definition they read, transitively.
@@ -77,9 +77,5 @@ extension Linter {
       work += definitionNames(d.text)
     }
     return seen
-  }
-
-  static func words(_ text: String) -> [String] {
-    text.split { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") }.map(String.init)
   }
 }

@@ -41,14 +41,7 @@ public struct TraceRenderer: Sendable {
     for (i, step) in counterexample.steps.enumerated() {
       if counterexample.loopStartsAt == i { lines.append("   -- from here the calls repeat forever --") }
       let call = calls[i].padding(toLength: width, withPad: " ", startingAt: 0)
-      let outcome: String
-      switch step.outcome {
-      case .step(let id): outcome = stepName(id)
-      case .error(let name, let stays): outcome = "error \(name), stays on \(stepName(stays))"
-      case .restart(let reason): outcome = "restart: \(reason)"
-      case .undetermined(let place): outcome = "NO SINGLE OUTCOME: \(place)"
-      }
-      lines.append("\(String(i + 1).leftPadded(to: 3)). \(call)-> \(outcome)")
+      lines.append("\(String(i + 1).leftPadded(to: 3)). \(call)-> \(outcomeText(step.outcome))")
       for (name, change) in step.changes.sorted(by: { $0.key < $1.key }) {
         lines.append("       \(name): \(change)")
       }

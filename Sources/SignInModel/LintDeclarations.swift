@@ -15,6 +15,26 @@ public struct Definition: Sendable, Equatable {
   }
 }
 
+extension Definition {
+  /// The names in an expression's text (variables, definitions, values), in order: what
+  /// counts a definition's uses when loading and what `lint` reads to see which definitions
+  /// an expression names.
+  public static func names(in text: String) -> [String] {
+    var words: [String] = []
+    var current = ""
+    for c in text {
+      if c.isLetter || c.isNumber || c == "_" || c == "." {
+        current.append(c)
+      } else {
+        if !current.isEmpty { words.append(current) }
+        current = ""
+      }
+    }
+    if !current.isEmpty { words.append(current) }
+    return words
+  }
+}
+
 /// A lint warning the model means (`lint:` section): the rule, the warning's target, and why.
 public struct LintAcknowledgement: Sendable, Equatable {
   public let rule: String

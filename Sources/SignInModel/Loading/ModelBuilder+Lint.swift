@@ -71,7 +71,7 @@ extension ModelBuilder {
     }
     var uses: [String: Int] = [:]
     for (owner, text) in texts {
-      for word in Self.identifiers(in: text) where word != owner { uses[word, default: 0] += 1 }
+      for word in Definition.names(in: text) where word != owner { uses[word, default: 0] += 1 }
     }
     return items.map { Definition(name: $0.0, text: $0.1, line: $0.2, uses: uses[$0.0] ?? 0) }
   }
@@ -91,21 +91,5 @@ extension ModelBuilder {
       }
     default: break
     }
-  }
-
-  /// The names in an expression's text (variables, definitions, values).
-  static func identifiers(in text: String) -> [String] {
-    var words: [String] = []
-    var current = ""
-    for c in text {
-      if c.isLetter || c.isNumber || c == "_" || c == "." {
-        current.append(c)
-      } else {
-        if !current.isEmpty { words.append(current) }
-        current = ""
-      }
-    }
-    if !current.isEmpty { words.append(current) }
-    return words
   }
 }

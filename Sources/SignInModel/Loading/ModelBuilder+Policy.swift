@@ -82,7 +82,7 @@ extension ModelBuilder {
   private func policyClause(_ name: String, _ node: Node, source: String, line clauseLine: Int? = nil) -> PolicyClause?
   {
     guard let text = scalar(node, name) else { return nil }
-    let words = Self.identifiers(in: text)
+    let words = Definition.names(in: text)
     if words.contains(where: poisoned.contains) { return nil }  // its definition's error is reported once
     if let first = words.first(where: { definitions[$0] != nil }) {
       report(
