@@ -75,6 +75,7 @@ final class RemotePool: PoolControl {
   }
 
   func injectUnknownChallenge() async throws(ClientFailure) { try await inject(.unknownChallenge) }
+  func injectDeviceChallenge() async throws(ClientFailure) { try await inject(.deviceChallenge) }
   /// A timeout is injected as a connection closed without an answer, as `ServedPools` serves it
   /// in process: a `serve` started without `--timeout-fault-seconds 0` would otherwise hold the
   /// connection for its 30 s.

@@ -18,7 +18,7 @@ import SimulatedCognito
 ///   "devices"?}`: creates or replaces a user.
 /// - `POST /_signin-spec/pools/<poolId>/users/<username>/inject` with `{"action", …}`: what a
 ///   harness does to the user (a name the pool lacks: its "nobody", which answers for unknown
-///   users): `unknownChallenge`, `expireSessions`, `changeStatus` (`status`), `fault` (`kind`,
+///   users): `unknownChallenge`, `deviceChallenge`, `expireSessions`, `changeStatus` (`status`), `fault` (`kind`,
 ///   `onRequest`), `error` (`type`, `onRequest`), `operationFault` (`operation`, `kind` or `error`,
 ///   `count`, 0 to cancel).
 /// - `GET /_signin-spec/pools/<poolId>/users/<username>/state`: `{"faultFired",

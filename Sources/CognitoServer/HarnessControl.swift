@@ -8,6 +8,7 @@ package enum HarnessControl {
   /// One thing done to the user.
   package enum Action: Sendable, Equatable {
     case unknownChallenge
+    case deviceChallenge
     case expireSessions
     case changeStatus(String)
     case fault(SimulatedFault, onRequest: Int)
@@ -28,6 +29,7 @@ package enum HarnessControl {
   package static func encode(_ action: Action) -> JSONObject {
     switch action {
     case .unknownChallenge: return ["action": .string("unknownChallenge")]
+    case .deviceChallenge: return ["action": .string("deviceChallenge")]
     case .expireSessions: return ["action": .string("expireSessions")]
     case .changeStatus(let status): return ["action": .string("changeStatus"), "status": .string(status)]
     case .fault(let kind, let request):
@@ -67,9 +69,10 @@ package enum HarnessControl {
       }
       return .success(value)
     }
-    let actions = "unknownChallenge, expireSessions, changeStatus, fault, error, operationFault"
+    let actions = "unknownChallenge, deviceChallenge, expireSessions, changeStatus, fault, error, operationFault"
     switch body["action"]?.string {
     case "unknownChallenge": return .success(.unknownChallenge)
+    case "deviceChallenge": return .success(.deviceChallenge)
     case "expireSessions": return .success(.expireSessions)
     case "changeStatus":
       return text("status").flatMap { status in
@@ -96,6 +99,7 @@ package enum HarnessControl {
   package static func apply(_ action: Action, to user: SimulatedUserPool) async {
     switch action {
     case .unknownChallenge: await user.injectUnknownChallenge()
+    case .deviceChallenge: await user.injectDeviceChallenge()
     case .expireSessions: await user.expireSessions()
     case .changeStatus(let status): await user.changeStatus(to: status)
     case .fault(let kind, let request): await user.injectFault(kind, onRequest: request)

@@ -84,11 +84,9 @@ package struct Harness: Sendable {
       system: TransitionSystem(model: model), hooks: hooks, connection: connection, client: client, profile: profile)
   }
 
-  /// One call to make: a response class, and whether the server then answers with a
-  /// challenge no client knows (a future enum value).
+  /// One call to make: a response class, the API call, and for a fault how it happens.
   package struct Call: Sendable, Equatable {
     package var response: String
-    package var unknownChallenge: Bool
     /// The API call: nil for the one the flow implies (`signIn` at the start and after the
     /// flow ended, after `signOut` when signed in; `confirmSignIn` on a challenge);
     /// `.signIn` mid-flow; `.confirmSignIn` with no flow (refused: `InvalidStateError`).
@@ -98,15 +96,15 @@ package struct Harness: Sendable {
     /// For `networkFault` and `setupFault`: how it fails (transport or timeout); for
     /// `serviceError` without `error`: a 5xx or an unreadable body.
     package var fault: SimulatedFault
-    /// For `serviceError`: the documented Cognito error the pool answers (nil: `fault`).
+    /// For `serviceError`: the documented Cognito error the pool answers (nil: `fault`); for
+    /// `setupError`, the error AssociateSoftwareToken answers (one the model's class carries).
     package var error: String?
 
     package init(
-      response: String, unknownChallenge: Bool = false, function: Function? = nil, faultRequest: Int = 0,
+      response: String, function: Function? = nil, faultRequest: Int = 0,
       fault: SimulatedFault = .transport, error: String? = nil
     ) {
       self.response = response
-      self.unknownChallenge = unknownChallenge
       self.function = function
       self.faultRequest = faultRequest
       self.fault = fault
@@ -323,7 +321,18 @@ package struct Harness: Sendable {
       model.steps[s].responses.contains(where: { model.responses[$0.response].name == response }),
       !unconfirmedUserBeforeSRPVerifier(response, in: oracle)
     else { return false }
-    return response != ResponseName.setupFault.rawValue || answerLeadsToSetup(oracle)
+    if response == ResponseName.unexpectedDeviceChallenge.rawValue, deviceRemembered(oracle) { return false }
+    let setup = [ResponseName.setupFault.rawValue, ResponseName.setupError.rawValue]
+    return !setup.contains(response) || answerLeadsToSetup(oracle)
+  }
+
+  /// Whether the configuration remembers a device for the user (`user.deviceRemembered`): the
+  /// client then answers a device challenge with it, so the harness gives no
+  /// `unexpectedDeviceChallenge` there (the model's restart stands for a device Cognito no
+  /// longer knows, which the pool does not simulate).
+  package func deviceRemembered(_ oracle: ModelSimulator) -> Bool {
+    guard let v = model.variableIndex(named: "user.deviceRemembered") else { return false }
+    return model.variables[v].domain.render(oracle.valuation[v]) == "true"
   }
 
   /// Whether the answer the harness sends for a fault at the current step leads to a step
@@ -434,15 +443,8 @@ package struct Harness: Sendable {
     let offeredBefore = run.oracle.offered
     let modelOutcome: TraceOutcome
     do { modelOutcome = try run.oracle.respond(call.response) } catch { throw .model(error) }
-    var expected = modelOutcome
+    let expected = modelOutcome
     var expectedException = run.oracle.lastException
-    if call.unknownChallenge, case .step = expected {
-      // Out of the model: the server answers with a challenge nobody knows yet. The flow
-      // must end (a typed error, signed out), so a new signIn works.
-      expected = .restart("unknown challenge \(SimulatedUserPool.unknownChallenge)")
-      expectedException = ErrorType.name(of: .unknownChallenge(""))
-      try await onPool { () async throws(ClientFailure) in try await run.pool.injectUnknownChallenge() }
-    }
     let response = ResponseName(rawValue: call.response)
     let faultRequest = response == .setupFault ? max(1, call.faultRequest) : call.faultRequest
     let pool = run.pool
@@ -450,6 +452,11 @@ package struct Harness: Sendable {
       switch response {
       case .networkFault:
         try await pool.injectFault(call.fault.isServiceAnswer ? .transport : call.fault, onRequest: faultRequest)
+      case .setupError:
+        try await pool.injectFault(
+          operation: Self.setupOperation, .error(call.error ?? Self.defaultSetupError), count: 1)
+      case .unknownChallenge: try await pool.injectUnknownChallenge()
+      case .unexpectedDeviceChallenge: try await pool.injectDeviceChallenge()
       case .setupFault:
         // The request after the taken answer is AssociateSoftwareToken; in an SRP flow the answer
         // itself takes two requests (the password, then PASSWORD_VERIFIER), so the fault names the
@@ -471,6 +478,7 @@ package struct Harness: Sendable {
     if response == .serviceError, expectedException == ErrorType.passedThrough {
       expectedException = ErrorType.passedThrough(call.error)
     }
+    if response == .setupError, expectedException == nil { expectedException = call.error ?? Self.defaultSetupError }
     let text = answer(call.response, step: step.id, offered: offeredBefore)
     let observation: Observation
     do {
@@ -486,8 +494,10 @@ package struct Harness: Sendable {
       throw .client(error)
     }
     let state = try await poolState(run)
-    if response == .networkFault || response == .serviceError || response == .setupFault, !state.faultFired {
-      if response == .setupFault {
+    if response == .networkFault || response == .serviceError || response == .setupFault || response == .setupError,
+      !state.faultFired
+    {
+      if response == .setupFault || response == .setupError {
         try await onPool { () async throws(ClientFailure) in
           try await pool.injectFault(operation: Self.setupOperation, .fault(.transport), count: 0)
         }
@@ -495,7 +505,7 @@ package struct Harness: Sendable {
       throw .faultNotReached(request: faultRequest)
     }
     let expectation = Expectation(
-      outcome: expected, exception: expectedException, offered: call.unknownChallenge ? [] : run.oracle.offered,
+      outcome: expected, exception: expectedException, offered: run.oracle.offered,
       sent: SentValues(state))
     let unsupported = profile.firstUnsupported(state.issuedChallenges)
     var record = Record(
@@ -601,7 +611,7 @@ package struct Harness: Sendable {
     case .correctPassword: return SimulatedUserPool.password
     case .wrongPassword: return Self.wrongPassword
     case .networkFault, .expiredSession, .statusResetRequired, .statusUnconfirmed, .serviceError, .setupFault,
-      .selectWEB_AUTHN, nil:
+      .setupError, .unknownChallenge, .unexpectedDeviceChallenge, .selectWEB_AUTHN, nil:
       // A fault: the answer that would otherwise succeed.
       switch step {
       case StepID.mfaSelection:
@@ -615,8 +625,10 @@ package struct Harness: Sendable {
     }
   }
 
-  /// The operation `setupFault` fails: the request that prepares the TOTP setup step.
+  /// The operation `setupFault` and `setupError` fail: the request that prepares the TOTP setup step.
   static let setupOperation = "AssociateSoftwareToken"
+  /// The error `setupError` answers when the call names none.
+  static let defaultSetupError = "NotAuthorizedException"
 
   /// The answers the harness types that are secrets (beside the pool's password and code).
   package static let wrongPassword = "wrong-Passw0rd"

@@ -23,6 +23,12 @@ package struct Observation: Sendable, Equatable, CustomStringConvertible {
     self.resultSignedIn = resultSignedIn
   }
 
+  /// The error the call threw, by the name the models use (nil: it returned).
+  package var errorName: String? {
+    if case .threw(let error, _) = outcome { return ErrorType.name(of: error) }
+    return nil
+  }
+
   package var description: String {
     var signedIn = isSignedIn ? ", signed in" : ""
     if let resultSignedIn, resultSignedIn != isSignedIn {

@@ -10,6 +10,8 @@ package protocol PoolControl: Sendable {
   var configuredDevice: RememberedDeviceSecret? { get }
   /// The next InitiateAuth or RespondToAuthChallenge answers with a challenge nobody knows.
   func injectUnknownChallenge() async throws(ClientFailure)
+  /// The next InitiateAuth or RespondToAuthChallenge answers DEVICE_SRP_AUTH, unasked.
+  func injectDeviceChallenge() async throws(ClientFailure)
   /// The request `onRequest` requests from now (0: the next) fails with `kind`.
   func injectFault(_ kind: SimulatedFault, onRequest request: Int) async throws(ClientFailure)
   /// The next `count` requests of `operation` fail (0: none any more).

@@ -13,13 +13,24 @@ package enum ResponseName: String, Sendable, CaseIterable {
   /// Issue 12: a documented error no other class names, a 5xx, an unreadable body; and a fault
   /// on the request that prepares the next step once Cognito took the answer.
   case serviceError, setupFault
+  /// AssociateSoftwareToken refused with a documented error once Cognito took the answer.
+  case setupError
   case malformedCode, expiredCode, statusResetRequired, statusUnconfirmed
+  /// Cognito answers with a challenge the client cannot know (a future enum value), or with
+  /// DEVICE_SRP_AUTH the client did not ask for.
+  case unknownChallenge, unexpectedDeviceChallenge
 
   /// Faults the harness injects into the pool before the call rather than answers it sends.
   package var isFault: Bool {
-    [.networkFault, .expiredSession, .statusResetRequired, .statusUnconfirmed, .serviceError, .setupFault].contains(
-      self)
+    [
+      .networkFault, .expiredSession, .statusResetRequired, .statusUnconfirmed, .serviceError, .setupFault,
+      .setupError, .unknownChallenge, .unexpectedDeviceChallenge,
+    ].contains(self)
   }
+
+  /// Faults that answer the call with what the pool would not send: they end the flow on
+  /// every client, so the generator gives them less often than the others.
+  package static let rare: Set<ResponseName> = [.unknownChallenge, .unexpectedDeviceChallenge, .setupError]
 
   /// Answers the client sends to Cognito, which counts them as failed attempts (the pool's
   /// lockout); the others a failing client refuses locally (ValidationError) and the pool

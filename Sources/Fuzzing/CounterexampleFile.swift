@@ -26,9 +26,11 @@ package struct CounterexampleFile: Codable, Sendable, Equatable {
   }
 
   package var format = "signin-spec-counterexample"
+  /// 4: the calls' `exception` and `error`; an unknown challenge is the response class
+  /// `unknownChallenge` (before: a call's `unknownChallenge: true`, read as that class).
   /// 3: `adapter` names the adapter a case needs (absent: the reference client in process).
   /// 2: `itf` holds each state's variables as ITF values. 1: rendered strings. All are read.
-  package var version = 3
+  package var version = 4
   package var tool: String
   package var model: ModelReference
   package var seed: String
@@ -134,7 +136,7 @@ package struct CounterexampleFile: Codable, Sendable, Equatable {
   /// The `format` every counterexample file carries.
   package static let formatName = "signin-spec-counterexample"
   /// The versions this signin-spec reads.
-  package static let readableVersions = 1...3
+  package static let readableVersions = 1...4
 
   /// Reads a counterexample file, checking `format` and `version` before the schema; every
   /// refusal names the file and the field.

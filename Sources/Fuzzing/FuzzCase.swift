@@ -4,41 +4,66 @@ import SignInClient
 import SignInModel
 import SimulatedCognito
 
-/// One call of a fuzz case: the response class given, whether the server answers it with a
-/// challenge the client cannot know (a future enum value), the API call when it is not the
-/// one the flow implies (see `Harness.Call.function`), and for a network fault which
-/// backend request fails and how. Fields added after version 2 files are optional.
+/// One call of a fuzz case: the response class given, the API call when it is not the one
+/// the flow implies (see `Harness.Call.function`), and for a network fault which backend
+/// request fails and how. Fields added after version 2 files are optional.
+///
+/// Files before version 4 marked a call `unknownChallenge: true` (the server answering it with
+/// a challenge the client cannot know); such a call is read as the response class
+/// `unknownChallenge`, which the models now have.
 package struct FuzzCall: Codable, Sendable, Equatable, Hashable {
   package var response: String
-  package var unknownChallenge: Bool
   package var function: Harness.Function?
   package var faultRequest: Int?
   package var fault: SimulatedFault?
-  /// For `serviceError`: the documented Cognito error the pool answers (nil: `fault`).
+  /// For `serviceError` and `setupError`: the documented Cognito error the pool answers (nil: `fault`).
   package var error: String?
 
   package init(
-    response: String, unknownChallenge: Bool = false, function: Harness.Function? = nil, faultRequest: Int? = nil,
+    response: String, function: Harness.Function? = nil, faultRequest: Int? = nil,
     fault: SimulatedFault? = nil, error: String? = nil
   ) {
     self.response = response
-    self.unknownChallenge = unknownChallenge
     self.function = function
     self.faultRequest = faultRequest
     self.fault = fault
     self.error = error
   }
 
+  private enum CodingKeys: String, CodingKey {
+    case response, unknownChallenge, function, faultRequest, fault, error
+  }
+
+  package init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    response = try c.decode(String.self, forKey: .response)
+    if try c.decodeIfPresent(Bool.self, forKey: .unknownChallenge) == true {
+      response = ResponseName.unknownChallenge.rawValue
+    }
+    function = try c.decodeIfPresent(Harness.Function.self, forKey: .function)
+    faultRequest = try c.decodeIfPresent(Int.self, forKey: .faultRequest)
+    fault = try c.decodeIfPresent(SimulatedFault.self, forKey: .fault)
+    error = try c.decodeIfPresent(String.self, forKey: .error)
+  }
+
+  package func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(response, forKey: .response)
+    try c.encodeIfPresent(function, forKey: .function)
+    try c.encodeIfPresent(faultRequest, forKey: .faultRequest)
+    try c.encodeIfPresent(fault, forKey: .fault)
+    try c.encodeIfPresent(error, forKey: .error)
+  }
+
   var harnessCall: Harness.Call {
     Harness.Call(
-      response: response, unknownChallenge: unknownChallenge, function: function, faultRequest: faultRequest ?? 0,
-      fault: fault ?? .transport, error: error)
+      response: response, function: function, faultRequest: faultRequest ?? 0, fault: fault ?? .transport,
+      error: error)
   }
 
   /// The call as a trace shows it: `signIn(correctPassword)`-style suffixes for what is not implied.
   package var label: String {
     var text = response
-    if unknownChallenge { text += " + unknown challenge" }
     if let faultRequest, faultRequest > 0 { text += " on request \(faultRequest + 1)" }
     if let fault, fault != .transport { text += " (\(fault.rawValue))" }
     if let error { text += " (\(error))" }
@@ -63,13 +88,57 @@ package struct FuzzCase: Codable, Sendable, Equatable, Hashable {
   }
 }
 
-/// One executed call: what the model expected and what the client did.
+/// One executed call: what the model expected and what the client did, with the exception
+/// the model names for the outcome (`exception`) and the error the client reported (`error`,
+/// by the client's own name); both written as null where there is none. Files before
+/// version 4 have neither.
 package struct ObservedCall: Codable, Sendable, Equatable {
   package let call: String
   package let response: String
   package let stepBefore: String
   package let expected: String
   package let observed: String
+  package let exception: String?
+  package let error: String?
+
+  package init(
+    call: String, response: String, stepBefore: String, expected: String, observed: String,
+    exception: String? = nil, error: String? = nil
+  ) {
+    self.call = call
+    self.response = response
+    self.stepBefore = stepBefore
+    self.expected = expected
+    self.observed = observed
+    self.exception = exception
+    self.error = error
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case call, response, stepBefore, expected, observed, exception, error
+  }
+
+  package init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    call = try c.decode(String.self, forKey: .call)
+    response = try c.decode(String.self, forKey: .response)
+    stepBefore = try c.decode(String.self, forKey: .stepBefore)
+    expected = try c.decode(String.self, forKey: .expected)
+    observed = try c.decode(String.self, forKey: .observed)
+    exception = try c.decodeIfPresent(String.self, forKey: .exception)
+    error = try c.decodeIfPresent(String.self, forKey: .error)
+  }
+
+  package func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(call, forKey: .call)
+    try c.encode(response, forKey: .response)
+    try c.encode(stepBefore, forKey: .stepBefore)
+    try c.encode(expected, forKey: .expected)
+    try c.encode(observed, forKey: .observed)
+    try c.encode(exception, forKey: .exception)
+    try c.encode(error, forKey: .error)
+  }
 }
 
 /// The result of running a case: every call, and the first disagreement if there was one.
@@ -139,17 +208,10 @@ package struct CaseExecutor: Sendable {
       return execution
     }
     execution.states.append((run.oracle.valuation, run.oracle.stepID))
-    var unknownEnded = false
     for call in fuzzCase.calls {
-      // After an unknown challenge the model's step is not the client's: only a new flow goes on.
       let stepID =
-        run.flowEnded || unknownEnded || call.function == .signIn
+        run.flowEnded || call.function == .signIn
         ? (call.function == .confirmSignIn ? nil : model.steps[0].id) : run.oracle.stepID
-      // Calls the generator never makes are not valid cases.
-      if unknownEnded && call.function != .signIn {
-        execution.valid = false
-        return execution
-      }
       if let stepID, !harness.supports(call.response, at: stepID) {
         execution.valid = false
         return execution
@@ -158,7 +220,7 @@ package struct CaseExecutor: Sendable {
       // first step), also where the case stops before it on a broken client (so the shrinker
       // never saves a case the reference client cannot replay), and a setup fault only where
       // the answer leads to the TOTP setup.
-      let before = run.flowEnded || unknownEnded || call.function == .signIn ? run.fresh : run.oracle
+      let before = run.flowEnded || call.function == .signIn ? run.fresh : run.oracle
       if stepID != nil, !harness.supports(call.response, in: before) {
         execution.valid = false
         return execution
@@ -184,15 +246,15 @@ package struct CaseExecutor: Sendable {
         execution.valid = false
         return execution
       }
-      unknownEnded = call.unknownChallenge
       execution.transitions.append(
         "\(record.stepBefore) / \(call.response) -> \(Self.transitionOutcome(record.modelOutcome))")
       execution.calls.append(
         ObservedCall(
           call: record.function, response: call.label,
           stepBefore: record.stepBefore, expected: Self.describe(record.expected, record.expectedException),
-          observed: record.observation.description))
-      execution.states.append((run.oracle.valuation, unknownEnded ? nil : run.oracle.stepID))
+          observed: record.observation.description, exception: record.expectedException,
+          error: record.observation.errorName))
+      execution.states.append((run.oracle.valuation, run.oracle.stepID))
       if let unsupported = record.unsupported {
         execution.unsupported = unsupported
         return execution

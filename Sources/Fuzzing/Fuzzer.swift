@@ -252,20 +252,17 @@ package struct Fuzzer: Sendable {
     let limit = model.failedAttempts?.limit ?? 5
     let counter = model.failedAttempts?.counter
     var localFailures = 0
-    var unknownEnded = false
     for _ in 0..<length {
       var function: Harness.Function? = nil
       let ended = oracle.step.map { model.steps[$0].isTerminal } ?? true
-      if ended || unknownEnded {
+      if ended {
         let signedIn = oracle.step.map { model.steps[$0].kind == .signedIn } ?? false
-        if !signedIn && !unknownEnded && rng.next() % 4 == 0 {
+        if !signedIn && rng.next() % 4 == 0 {
           calls.append(FuzzCall(response: ResponseName.correctCode.rawValue, function: .confirmSignIn))
           continue
         }
-        if unknownEnded { function = .signIn }
         oracle = fresh
         localFailures = 0
-        unknownEnded = false
       } else if oracle.step != 0 && rng.next() % 20 == 0 {
         function = .signIn
         oracle = fresh
@@ -275,9 +272,12 @@ package struct Fuzzer: Sendable {
       let step = model.steps[s]
       let atLimit = counter.map { oracle.valuation[$0] == limit - 1 } ?? false
       let choices = supportedResponses[s].filter { c in
-        if c == ResponseName.setupFault.rawValue && !(secondRequestFaults && harness.answerLeadsToSetup(oracle)) {
+        if c == ResponseName.setupFault.rawValue || c == ResponseName.setupError.rawValue,
+          !(secondRequestFaults && harness.answerLeadsToSetup(oracle))
+        {
           return false
         }
+        if c == ResponseName.unexpectedDeviceChallenge.rawValue && harness.deviceRemembered(oracle) { return false }
         // SRP after a first-factor selection only in SRP cases; and not where the model is wrong.
         if c == ResponseName.selectPASSWORD_SRP.rawValue && !srp { return false }
         if harness.unconfirmedUserBeforeSRPVerifier(c, in: oracle) { return false }
@@ -290,7 +290,10 @@ package struct Fuzzer: Sendable {
         return true
       }
       guard !choices.isEmpty else { break }
-      let weights = choices.map { c in favoured.map { $0.step == s && $0.response == c } == true ? 8.0 : 1.0 }
+      let weights = choices.map { c -> Double in
+        if favoured.map({ $0.step == s && $0.response == c }) == true { return 8 }
+        return ResponseName(rawValue: c).map(ResponseName.rare.contains) == true ? 0.2 : 1
+      }
       var pick = Double(rng.next() % 1_000_000) / 1_000_000 * weights.reduce(0, +)
       var response = choices[choices.count - 1]
       for (c, w) in zip(choices, weights) {
@@ -331,13 +334,9 @@ package struct Fuzzer: Sendable {
         }
       default: break
       }
-      // An unknown challenge can only replace an answer Cognito gives to this call.
-      if case .step(let id) = outcome, let t = model.stepIndex(named: id),
-        model.steps[t].kind == .challenge || model.steps[t].kind == .signedIn,
-        !StepID.localSelections.contains(step.id), rng.next() % 25 == 0
-      {
-        call.unknownChallenge = true
-        unknownEnded = true
+      if response == ResponseName.setupError.rawValue {
+        let carried = model.responses[model.responses.firstIndex { $0.name == response }!].errors
+        if !carried.isEmpty { call.error = carried[Int(rng.next() % UInt64(carried.count))].exception }
       }
       calls.append(call)
     }
@@ -397,12 +396,6 @@ package struct Fuzzer: Sendable {
         if await fails(candidate) { best = candidate }
       }
       if best == before { break }
-    }
-    // Simpler responses: drop unknown-challenge faults and the explicit API calls.
-    for i in best.calls.indices where best.calls[i].unknownChallenge {
-      var candidate = best
-      candidate.calls[i].unknownChallenge = false
-      if await fails(candidate) { best = candidate }
     }
     // Other configurations: each variable to each of its values, with each shorter prefix
     // of the calls (a configuration may reach the failing step sooner).

@@ -4,7 +4,8 @@ import SignInModel
 import SymbolicChecking
 
 /// The machine-readable report (`--format json`): format `signin-spec-verify-report`
-/// version 1, one object per model.
+/// version 2, one object per model (version 2 added each call's `exception`, `error` and
+/// `platformErrors`).
 public struct JSONReport: Codable, Sendable {
   public struct ModelEntry: Codable, Sendable {
     public let name: String
@@ -35,7 +36,7 @@ public struct JSONReport: Codable, Sendable {
 
   /// Always "signin-spec-verify-report"; the document format, documented in the README.
   public let format: String
-  /// The format's version (1), not the tool's.
+  /// The format's version (2), not the tool's.
   public let version: Int
   /// The program and its version, e.g. "signin-spec 0.1.0".
   public let tool: String
@@ -43,7 +44,7 @@ public struct JSONReport: Codable, Sendable {
 
   public init(reports: [CheckReport], proofs: [ProofReport] = [], version: String) {
     format = "signin-spec-verify-report"
-    self.version = 1
+    self.version = 2
     tool = "signin-spec \(version)"
     models = reports.map { report in
       let proof = proofs.first { $0.model === report.model }
@@ -72,7 +73,8 @@ public struct JSONReport: Codable, Sendable {
             acknowledged = ack
           case .holds: (verdict, reason, counterexample) = ("holds", nil, nil)
           case .vacuous(let why): (verdict, reason, counterexample) = ("vacuous", why, nil)
-          case .violated(let c): (verdict, reason, counterexample) = ("violated", c.message, c)
+          case .violated(let c):
+            (verdict, reason, counterexample) = ("violated", c.message, c.reported(in: report.model))
           }
           return InvariantEntry(
             name: result.invariant.rawValue, meaning: result.invariant.meaning(in: report.model), verdict: verdict,

@@ -41,7 +41,7 @@ public struct TraceRenderer: Sendable {
     for (i, step) in counterexample.steps.enumerated() {
       if counterexample.loopStartsAt == i { lines.append("   -- from here the calls repeat forever --") }
       let call = calls[i].padding(toLength: width, withPad: " ", startingAt: 0)
-      lines.append("\(String(i + 1).leftPadded(to: 3)). \(call)-> \(outcomeText(step.outcome))")
+      lines.append("\(String(i + 1).leftPadded(to: 3)). \(call)-> \(outcomeText(step))")
       for (name, change) in step.changes.sorted(by: { $0.key < $1.key }) {
         lines.append("       \(name): \(change)")
       }
@@ -72,7 +72,7 @@ extension TraceRenderer {
       for (side, step) in [("left ", l), ("right", r)] {
         let call = "\(step.call)(\(step.response))".padding(toLength: width, withPad: " ", startingAt: 0)
         let number = side == "left " ? "\(String(i + 1).leftPadded(to: 3))." : "    "
-        lines.append("\(number) \(side) \(call)-> \(outcomeText(step.outcome))")
+        lines.append("\(number) \(side) \(call)-> \(outcomeText(step))")
         if !step.ruleLines.isEmpty {
           lines.append("             rules: \(model.file):" + step.ruleLines.map(String.init).joined(separator: ", "))
         }
@@ -82,13 +82,35 @@ extension TraceRenderer {
     return lines
   }
 
-  func outcomeText(_ outcome: TraceOutcome) -> String {
-    switch outcome {
+  /// The call's outcome: the step by the platform's name, or the error (the platform's name,
+  /// with the exception behind it in brackets where they differ) or the restart; without a
+  /// platform, the model's names and what platforms report instead.
+  func outcomeText(_ step: TraceStep) -> String {
+    let reported = step.reported ?? model.reported(step.outcome, ruleLines: step.ruleLines)
+    switch step.outcome {
     case .step(let id): return stepName(id)
-    case .error(let name, let stays): return "error \(name), stays on \(stepName(stays))"
-    case .restart(let reason): return "restart: \(reason)"
+    case .error(let name, let stays):
+      return "error \(errorText(name, reported)), stays on \(stepName(stays))"
+    case .restart(let reason):
+      var text = "restart: \(reason)"
+      if let exception = reported.exception, !reason.hasPrefix(exception) { text += " [\(exception)]" }
+      if let platform {
+        if let shown = reported.error(on: platform), shown != reported.exception { text += " (\(platform): \(shown))" }
+      } else if let others = reported.differences(platformOrder: model.platforms) {
+        text += " (\(others))"
+      }
+      return text
     case .undetermined(let place): return "NO SINGLE OUTCOME: \(place)"
     }
+  }
+
+  /// An error's name as the platform in effect reports it, with the exception behind it.
+  private func errorText(_ name: String, _ reported: ReportedError) -> String {
+    guard let platform else {
+      return name + (reported.differences(platformOrder: model.platforms).map { " (\($0))" } ?? "")
+    }
+    guard let shown = reported.error(on: platform) else { return "\(name) (\(platform): no error)" }
+    return shown == name ? name : "\(shown) [\(name)]"
   }
 }
 

@@ -54,13 +54,7 @@ public enum VerifyFindings {
     let renderer = TraceRenderer(model: model, platform: platform)
     return counterexample.steps.enumerated().map { (i, step) in
       let line = step.ruleLines.first ?? model.stepIndex(named: step.stepBefore).map { model.steps[$0].line } ?? 1
-      let outcome: String
-      switch step.outcome {
-      case .step(let id): outcome = renderer.stepName(id)
-      case .error(let name, let stays): outcome = "error \(name), stays on \(renderer.stepName(stays))"
-      case .restart(let reason): outcome = "restart: \(reason)"
-      case .undetermined(let place): outcome = "no single outcome: \(place)"
-      }
+      let outcome = renderer.outcomeText(step)
       let loop = counterexample.loopStartsAt == i ? " (from here the calls repeat)" : ""
       return .init(
         file: model.file, line: line, message: "\(i + 1). \(step.call)(\(step.response)) -> \(outcome)\(loop)")

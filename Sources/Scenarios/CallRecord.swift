@@ -22,13 +22,18 @@ public struct CallRecord: Sendable, Equatable {
   public let stepID: String?
   /// The platform's name of that step (nil when the platform throws it or has none).
   public let step: String?
-  /// The error's name (for a restart: the exception named in its reason, if any).
+  /// The error's name as the platform reports it (for a restart: the exception it reports).
   public let error: String?
+  /// The exception behind the outcome, whatever the platform calls it: Cognito's exception,
+  /// or the model's neutral name for a failure that never reached Cognito (`NetworkError`).
+  /// A step some platform throws (`resetPassword`) names its exception here on every platform.
+  public let exception: String?
   /// Why the flow restarted.
   public let reason: String?
 
   public init(
-    call: String, response: String, kind: Kind, stepID: String?, step: String?, error: String?, reason: String?
+    call: String, response: String, kind: Kind, stepID: String?, step: String?, error: String?, reason: String?,
+    exception: String? = nil
   ) {
     self.call = call
     self.response = response
@@ -37,6 +42,7 @@ public struct CallRecord: Sendable, Equatable {
     self.step = step
     self.error = error
     self.reason = reason
+    self.exception = exception
   }
 
   /// The outcome as one phrase: the step's name, `error NAME`, `restart REASON` or `done`.
@@ -45,10 +51,18 @@ public struct CallRecord: Sendable, Equatable {
     case .done: return "done"
     case .signedOut:
       return "signedOut" + (stepID.map { " (the flow stays on \(step ?? $0))" } ?? "")
-    case .restart: return "restart \(reason ?? "")"
+    case .restart:
+      var named = ""
+      if let error, error != exception {
+        named = " (\(error)" + (exception.map { " [\($0)]" } ?? "") + ")"
+      } else if let shown = error ?? exception, reason?.hasPrefix(shown) != true {
+        named = " [\(shown)]"
+      }
+      return "restart \(reason ?? "")" + named
     case .error:
-      guard let stepID else { return "error \(error ?? "")" }
-      return step == nil ? "error \(error ?? "") (\(stepID))" : "error \(error ?? "") (stays on \(step!))"
+      let name = (error ?? "") + (exception.map { $0 == error ? "" : " [\($0)]" } ?? "")
+      guard let stepID else { return "error \(name)" }
+      return step == nil ? "error \(name) (\(stepID))" : "error \(name) (stays on \(step!))"
     case .step:
       guard let step else { return "\(stepID ?? "?") (no name on this platform)" }
       return stepID == step || stepID == nil ? step : "\(step) [\(stepID!)]"
@@ -63,7 +77,7 @@ public struct CallRecord: Sendable, Equatable {
     [
       "call": call, "response": response.isEmpty ? nil : response, "outcome": kind.rawValue, "stepId": stepID,
       "step": step,
-      "error": error, "reason": reason,
+      "exception": exception, "error": error, "reason": reason,
     ]
   }
 }

@@ -24,17 +24,18 @@ public struct Scenario: Sendable {
 }
 
 /// What a scenario expects of one call: a step by the platform's name (optionally with the
-/// model's id in brackets), `done`, `error NAME` or `restart` (optionally with text the reason
-/// must contain).
+/// model's id in brackets), `done`, `error NAME` (optionally with the exception behind it in
+/// brackets: `error AuthError.service.softwareTokenMFANotEnabled [EnableSoftwareTokenMFAException]`)
+/// or `restart` (optionally with text the reason must contain).
 public enum Expectation: Sendable, Equatable, CustomStringConvertible {
   case step(name: String, id: String?)
   case done
-  case error(String)
+  case error(String, exception: String? = nil)
   case restart(containing: String?)
   /// `signedOut`: the call (`signOut`) signed the user out.
   case signedOut
 
-  /// Reads `done`, `error NAME`, `restart [TEXT]`, `NAME` or `NAME [STEP_ID]`.
+  /// Reads `done`, `error NAME`, `error NAME [EXCEPTION]`, `restart [TEXT]`, `NAME` or `NAME [STEP_ID]`.
   public init?(parsing raw: String) {
     let text = raw.trimmingCharacters(in: .whitespaces)
     if text.isEmpty { return nil }
@@ -43,9 +44,16 @@ public enum Expectation: Sendable, Equatable, CustomStringConvertible {
     } else if text == "signedOut" {
       self = .signedOut
     } else if text.hasPrefix("error ") {
-      let name = text.dropFirst(6).trimmingCharacters(in: .whitespaces)
+      var name = text.dropFirst(6).trimmingCharacters(in: .whitespaces)
+      var exception: String?
+      if let open = name.firstIndex(of: "["), name.hasSuffix("]") {
+        let inside = name[name.index(after: open)..<name.index(before: name.endIndex)]
+        exception = inside.trimmingCharacters(in: .whitespaces)
+        name = name[..<open].trimmingCharacters(in: .whitespaces)
+        guard exception?.isEmpty == false, exception?.contains(" ") == false else { return nil }
+      }
       guard !name.isEmpty, !name.contains(" ") else { return nil }
-      self = .error(name)
+      self = .error(name, exception: exception)
     } else if text == "restart" || text.hasPrefix("restart ") {
       let rest = text.dropFirst(7).trimmingCharacters(in: .whitespaces)
       self = .restart(containing: rest.isEmpty ? nil : rest)
@@ -65,7 +73,8 @@ public enum Expectation: Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .done: return record.kind == .done
     case .signedOut: return record.kind == .signedOut
-    case .error(let name): return record.kind == .error && record.error == name
+    case .error(let name, let exception):
+      return record.kind == .error && record.error == name && (exception == nil || record.exception == exception)
     case .restart(let text):
       return record.kind == .restart && (text.map { record.reason?.contains($0) == true } ?? true)
     case .step(let name, let id):
@@ -79,7 +88,7 @@ public enum Expectation: Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .done: return "done"
     case .signedOut: return "signedOut"
-    case .error(let name): return "error \(name)"
+    case .error(let name, let exception): return "error \(name)" + (exception.map { " [\($0)]" } ?? "")
     case .restart(let text): return "restart" + (text.map { " \($0)" } ?? "")
     case .step(let name, let id): return name + (id.map { " [\($0)]" } ?? "")
     }

@@ -66,6 +66,7 @@ public struct SimulationSession: Sendable {
             + entryNames.joined(separator: ", "))
       }
     }
+    let carried = try carriedError(&response, in: text)
     if entry == "confirmSignIn" && flowIsOver {
       throw SimulationError("'\(text)': no flow is in progress; the next call answers signIn")
     }
@@ -89,8 +90,10 @@ public struct SimulationSession: Sendable {
       simulator = running
       throw describe(error, response: response, at: before)
     }
-    var record = self.record(outcome, call: before == 0 ? "signIn" : "confirmSignIn", response: response)
+    let names = model.reported(outcome, ruleLines: running.lastRuleLines)
+    var record = self.record(outcome, call: before == 0 ? "signIn" : "confirmSignIn", response: response, names)
     if let form = platformForm() { record = reported(form, instead: record) }
+    if let carried { record = reported(carried, instead: record) }
     records.append(record)
     return record
   }
@@ -125,7 +128,8 @@ public struct SimulationSession: Sendable {
     switch situation.report(on: platform) {
     case .error(let name)?:
       record = CallRecord(
-        call: call, response: response, kind: .error, stepID: stepID, step: stepName, error: name, reason: nil)
+        call: call, response: response, kind: .error, stepID: stepID, step: stepName, error: name, reason: nil,
+        exception: situation.neutralError ?? name)
     case .signedOut?, nil:
       record = CallRecord(
         call: call, response: response, kind: .signedOut, stepID: stepID, step: stepName, error: nil, reason: nil)
@@ -143,19 +147,60 @@ public struct SimulationSession: Sendable {
     .first
   }
 
-  /// `record` as the platform reports it: the flow is where the rule left it.
+  /// `record` as the platform reports it: the flow is where the rule left it (a restart stays
+  /// a restart, reported by the platform's error).
   private func reported(_ form: PlatformOutcome.Form, instead record: CallRecord) -> CallRecord {
     let onStep = simulator?.step.flatMap { model.steps[$0].isTerminal ? nil : platformName($0) }
     switch form {
+    case .error(let name) where record.kind == .restart:
+      return CallRecord(
+        call: record.call, response: record.response, kind: .restart, stepID: nil, step: nil, error: name,
+        reason: record.reason, exception: record.exception)
     case .error(let name):
       return CallRecord(
         call: record.call, response: record.response, kind: .error, stepID: record.stepID, step: onStep,
-        error: name, reason: record.reason)
+        error: name, reason: record.reason, exception: record.exception)
     case .signedOut:
       return CallRecord(
         call: record.call, response: record.response, kind: .signedOut, stepID: record.stepID, step: onStep,
-        error: nil, reason: record.reason)
+        error: nil, reason: record.reason, exception: record.exception)
     }
+  }
+
+  /// Splits `RESPONSE=ERROR` (a class that carries errors, `setupError=NotAuthorizedException`)
+  /// into the class, left in `response`, and the error it carries.
+  private func carriedError(_ response: inout String, in text: String) throws(SimulationError)
+    -> ResponseClass.CarriedError?
+  {
+    let parts = response.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+    let name = parts[0]
+    guard let responseClass = model.responses.first(where: { $0.name == name }), !responseClass.errors.isEmpty else {
+      if parts.count == 2 { throw SimulationError("'\(text)': response '\(name)' carries no error (=NAME)") }
+      return nil
+    }
+    let names = responseClass.errors.map(\.exception)
+    guard parts.count == 2 else {
+      throw SimulationError(
+        "'\(text)': response '\(name)' carries one of its errors; write \(name)=NAME, NAME one of: "
+          + names.joined(separator: ", "))
+    }
+    guard let carried = responseClass.carried(parts[1]) else {
+      throw SimulationError(
+        "'\(text)': response '\(name)' does not carry '\(parts[1])'\(Self.hint(parts[1], names)); it carries: "
+          + names.joined(separator: ", "))
+    }
+    response = name
+    return carried
+  }
+
+  /// `record` with the carried error as the exception, reported by the platform's name for it.
+  private func reported(_ carried: ResponseClass.CarriedError, instead record: CallRecord) -> CallRecord {
+    let shown: String
+    if case .error(let name)? = carried.platforms.form(on: platform) { shown = name } else { shown = carried.exception }
+    return CallRecord(
+      call: record.call, response: record.response + "=" + carried.exception, kind: record.kind,
+      stepID: record.stepID, step: record.step, error: record.kind == .restart || record.kind == .error ? shown : nil,
+      reason: record.reason, exception: carried.exception)
   }
 
   /// Whether the next plain `RESPONSE` answers `signIn`.
@@ -197,25 +242,29 @@ public struct SimulationSession: Sendable {
     return s
   }
 
-  private func record(_ outcome: TraceOutcome, call: String, response: String) -> CallRecord {
+  private func record(_ outcome: TraceOutcome, call: String, response: String, _ names: ReportedError) -> CallRecord {
+    let exception = names.exception
     switch outcome {
     case .error(let name, let stays):
       let s = stepIndex(stays)
       return CallRecord(
-        call: call, response: response, kind: .error, stepID: stays, step: platformName(s), error: name, reason: nil)
+        call: call, response: response, kind: .error, stepID: stays, step: platformName(s), error: name, reason: nil,
+        exception: exception)
     case .restart(let reason):
       return CallRecord(
-        call: call, response: response, kind: .restart, stepID: nil, step: nil, error: Self.exceptionName(reason),
-        reason: reason)
+        call: call, response: response, kind: .restart, stepID: nil, step: nil,
+        error: exception ?? Self.exceptionName(reason), reason: reason, exception: exception)
     case .step(let id):
       let s = stepIndex(id)
       if case .error(let thrown)? = model.steps[s].names.first(where: { $0.platform == platform })?.form {
         return CallRecord(
-          call: call, response: response, kind: .error, stepID: id, step: nil, error: thrown, reason: nil)
+          call: call, response: response, kind: .error, stepID: id, step: nil, error: thrown, reason: nil,
+          exception: exception)
       }
       let kind: CallRecord.Kind = model.steps[s].kind == .signedIn ? .done : .step
       return CallRecord(
-        call: call, response: response, kind: kind, stepID: id, step: platformName(s), error: nil, reason: nil)
+        call: call, response: response, kind: kind, stepID: id, step: platformName(s), error: nil, reason: nil,
+        exception: exception)
     case .undetermined(let place):
       // Only counterexamples carry it; `ModelSimulator` throws `notDeterministic` instead.
       return CallRecord(

@@ -465,7 +465,7 @@ public actor SignInClient {
         if let deviceKey { forgetDevice(key: deviceKey) }
         return try await call(operation, retry)
       }
-      throw mapError(error)
+      throw mapError(error, operation: operation)
     }
   }
 
@@ -492,12 +492,15 @@ public actor SignInClient {
   private func forgetDevice(key: String) { devices = devices.filter { $0.value.key != key } }
 
   /// Cognito's error, as the client reports it, with every known secret redacted.
-  func mapError(_ error: CognitoCallError) -> AuthError {
-    hooks.reportedError(error, referenceError(error))
+  func mapError(_ error: CognitoCallError, operation: String = "") -> AuthError {
+    hooks.reportedError(error, referenceError(error, operation: operation))
   }
 
-  /// The reference client's error for Cognito's failure.
-  private func referenceError(_ error: CognitoCallError) -> AuthError {
+  /// The reference client's error for Cognito's failure. ResourceNotFoundException at a
+  /// challenge answer means the session is gone (reported as not authorized); from
+  /// AssociateSoftwareToken it is reported by its name, as the clients do (amplify-swift
+  /// SignInSetUpTOTPTests testSignInWithResourceNotFoundException: `.resourceNotFound`).
+  private func referenceError(_ error: CognitoCallError, operation: String) -> AuthError {
     switch error {
     case .network(let m): return .network(redact(m))
     case .malformed(let m): return .invalidServiceResponse(redact(m))
@@ -511,7 +514,8 @@ public actor SignInClient {
       case "InvalidParameterException": return .invalidParameter(m)
       case "NotAuthorizedException": return .notAuthorized(m.isEmpty ? "Incorrect username or password" : m)
       case "UserNotFoundException": return .userNotFound
-      case "ResourceNotFoundException": return .notAuthorized("the session is not valid any more")
+      case "ResourceNotFoundException" where operation != "AssociateSoftwareToken":
+        return .notAuthorized("the session is not valid any more")
       default: return .service(type: type, message: m)
       }
     }

@@ -34,6 +34,12 @@ public struct ClientCall: Sendable {
       self.line = line
     }
 
+    /// The model's neutral error name, if the call reports one (`InvalidStateException`).
+    public var neutralError: String? {
+      if case .error(let name)? = report { return name }
+      return nil
+    }
+
     /// What the call reports on `platform`.
     public func report(on platform: String) -> PlatformOutcome.Form? { platforms.form(on: platform) ?? report }
   }

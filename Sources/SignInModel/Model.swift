@@ -187,13 +187,33 @@ public struct Offers: Sendable {
 
 /// A class of response a user or the server can produce (`correctCode`, `networkFault`, …).
 public struct ResponseClass: Sendable {
+  /// One error a response class can carry (`errors:`): Cognito's exception and what
+  /// platforms report instead of its name.
+  public struct CarriedError: Sendable, Equatable {
+    public let exception: String
+    public let platforms: [PlatformOutcome]
+
+    public init(exception: String, platforms: [PlatformOutcome]) {
+      self.exception = exception
+      self.platforms = platforms
+    }
+  }
+
   public let name: String
   public let summary: String
+  /// The errors this class can carry, one per call (`setupError=NotAuthorizedException` in
+  /// `simulate`); empty for a class that carries none. The engines treat the class as one
+  /// response: every carried error takes the same rules.
+  public let errors: [CarriedError]
 
-  public init(name: String, summary: String) {
+  public init(name: String, summary: String, errors: [CarriedError] = []) {
     self.name = name
     self.summary = summary
+    self.errors = errors
   }
+
+  /// The error named `exception` this class carries.
+  public func carried(_ exception: String) -> CarriedError? { errors.first { $0.exception == exception } }
 }
 
 /// How a step ends the flow, if it does.

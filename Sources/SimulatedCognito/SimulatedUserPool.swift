@@ -233,7 +233,9 @@ package actor SimulatedUserPool: CognitoBackend {
   var random: PoolRandom
   /// The user's SRP salt and verifier, made at the first SRP exchange.
   private var srpRecord: SRPUserRecord?
-  private var unknownPending = false
+  /// The challenge the next InitiateAuth or RespondToAuthChallenge is answered with, whatever
+  /// it asks (`injectUnknownChallenge`, `injectDeviceChallenge`).
+  private var injectedChallenge: String?
   /// Failed attempts per flow (the fifth ends the flow).
   private var failures: [Int: Int] = [:]
   private var status: String
@@ -399,9 +401,14 @@ package actor SimulatedUserPool: CognitoBackend {
   package static let secretCode = "JBSWY3DPEHPK3PXP"
   /// The access token of a signed-in user.
   package static let accessToken = "simulated-access-token"
-  /// The next successful challenge answer is replaced by a challenge this client cannot know
-  /// (a future enum value of ChallengeNameType).
-  package func injectUnknownChallenge() { unknownPending = true }
+  /// The next InitiateAuth or RespondToAuthChallenge is answered with a challenge this client
+  /// cannot know (a future enum value of ChallengeNameType), whatever the request asks.
+  package func injectUnknownChallenge() { injectedChallenge = Self.unknownChallenge }
+  /// The next InitiateAuth or RespondToAuthChallenge is answered with DEVICE_SRP_AUTH, whatever
+  /// the request asks: a device challenge the client did not ask for (it sent no DEVICE_KEY).
+  package func injectDeviceChallenge() { injectedChallenge = Self.deviceChallenge }
+  /// The challenge `injectDeviceChallenge` answers with.
+  package static let deviceChallenge = "DEVICE_SRP_AUTH"
   /// Every open session expires (time passes).
   package func expireSessions() { sessions.removeAll() }
   /// The user's status changes before the next challenge answer (an administrator resets the
@@ -627,13 +634,13 @@ package actor SimulatedUserPool: CognitoBackend {
   static let srpValues: Set<String> = ["SRP_A", "PASSWORD_CLAIM_SIGNATURE", "PASSWORD_CLAIM_SECRET_BLOCK", "TIMESTAMP"]
 
   private func serve(_ operation: String, _ request: JSONObject) throws(CognitoCallError) -> JSONObject {
-    if unknownPending, operation == "InitiateAuth" || operation == "RespondToAuthChallenge" {
-      unknownPending = false
-      var response = operation == "InitiateAuth" ? try initiate(request) : try respond(request)
-      if response["ChallengeName"] != nil || response["AuthenticationResult"] != nil {
-        response = challenge(Self.unknownChallenge, Session(challenge: Self.unknownChallenge))
-      }
-      return response
+    if let injected = injectedChallenge, operation == "InitiateAuth" || operation == "RespondToAuthChallenge" {
+      // The request is served (its effects happen: the answer is taken or counted), and the
+      // answer, a challenge or an error, is replaced.
+      injectedChallenge = nil
+      _ = try? (operation == "InitiateAuth" ? initiate(request) : respond(request))
+      let parameters = injected == Self.deviceChallenge ? ["USERNAME": username] : [:]
+      return challenge(injected, Session(challenge: injected), parameters: parameters)
     }
     switch operation {
     case "InitiateAuth": return try initiate(request)

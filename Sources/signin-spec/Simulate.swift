@@ -11,7 +11,8 @@ struct Simulate: ParsableCommand {
       Each CALL is RESPONSE (answers the current step; at the start and after a restart or the end \
       of a flow it answers signIn) or ENTRY:RESPONSE (signIn:RESPONSE starts a new flow from scratch; \
       confirmSignIn:RESPONSE answers the current step). Configuration variables not given with --set \
-      take the model's default: value. Exit 0, 2 for a malformed model, 64 for bad usage.
+      take the model's default: value. Without --platform the calls report Swift's names (the \
+      default is swift); each error also names the exception behind it. Exit 0, 2 for a malformed model, 64 for bad usage.
       """)
 
   @Argument(help: "The model file.")
@@ -23,7 +24,11 @@ struct Simulate: ParsableCommand {
   @Option(name: .customLong("set"), help: "NAME=VALUE for a configuration variable (repeatable).")
   var settings: [String] = []
 
-  @Option(help: "Show steps by this platform's names.")
+  @Option(
+    help: """
+      The platform whose names the calls report (steps, and errors beside the exception behind \
+      them); the JSON names it.
+      """)
   var platform = "swift"
 
   @Option(help: "text or json.")
@@ -52,7 +57,7 @@ struct Simulate: ParsableCommand {
       var session = try SimulationSession(model: loaded, settings: pairs, platform: platform)
       for call in calls { try session.call(call) }
       if format == "json" {
-        print(SimulationJSON.render(session.records))
+        print(SimulationJSON.render(session.records, platform: platform))
       } else {
         for (i, r) in session.records.enumerated() { print("\(i + 1). \(r.text)") }
       }

@@ -118,7 +118,7 @@ struct CIOutputTests {
     ])
     let report = try #require(try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any])
     #expect(report["format"] as? String == "signin-spec-verify-report")
-    #expect(report["version"] as? Int == 1)
+    #expect(report["version"] as? Int == 2)
     #expect((report["tool"] as? String)?.hasPrefix("signin-spec ") == true)
     let fuzz = try CommandLineTests.run([
       "fuzz", "--runs", "50", "--seed", "1", "--jobs", "1", "--no-save", "--format", "json",

@@ -10,10 +10,12 @@ struct SimulateCommandTests {
     #expect(run.status == 0, "\(run.stderr)")
     let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
     #expect(object?["format"] as? String == "signin-spec.simulate")
-    #expect(object?["version"] as? Int == 1)
+    #expect(object?["version"] as? Int == 2)
+    let platform = arguments.firstIndex(of: "--platform").map { arguments[$0 + 1] } ?? "swift"
+    #expect(object?["platform"] as? String == platform, "the JSON names the platform in effect, swift by default")
     let calls = object?["calls"] as? [[String: Any]] ?? []
     for call in calls {
-      #expect(Set(call.keys) == ["call", "response", "outcome", "stepId", "step", "error", "reason"])
+      #expect(Set(call.keys) == ["call", "response", "outcome", "stepId", "step", "exception", "error", "reason"])
     }
     return calls
   }

@@ -37,7 +37,7 @@ struct PythonAdapterFuzzTests {
   func pycognito() async throws {
     try await AdapterFuzzTests.withAdapter("python3 adapters/pycognito/adapter.py") { workers in
       #expect(workers.profile.flows == ["userSRP"])
-      let summary = await Fuzzer(executor: workers.executors[0]).run(seed: 2, indices: 0..<40, deadline: nil)
+      let summary = await Fuzzer(executor: workers.executors[0]).run(seed: 3, indices: 0..<40, deadline: nil)
       #expect(summary.clientFailure == nil, "\(summary.clientFailure?.description ?? "")")
       #expect(summary.cases == 40 && summary.srpCases == 40, "every case signs in with SRP")
       #expect(summary.covered.keys.contains("signIn / correctPassword -> done"))

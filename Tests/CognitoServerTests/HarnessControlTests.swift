@@ -79,7 +79,8 @@ struct HarnessControlTests {
   @Test("every action survives encoding and decoding")
   func roundTrip() {
     let actions: [HarnessControl.Action] = [
-      .unknownChallenge, .expireSessions, .changeStatus("resetRequired"), .fault(.timeout, onRequest: 1),
+      .unknownChallenge, .deviceChallenge, .expireSessions, .changeStatus("resetRequired"),
+      .fault(.timeout, onRequest: 1),
       .error("LimitExceededException", onRequest: 0),
       .operationFault("AssociateSoftwareToken", .fault(.transport), count: 1),
       .operationFault("AssociateSoftwareToken", .error("InternalErrorException"), count: 0),

@@ -58,7 +58,9 @@ struct FuzzerTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 1)
     let read = try CounterexampleFile.read(path)
     #expect(read == file)
-    #expect(read.version == 3 && read.model.contentHash == Self.model.contentHash)
+    #expect(read.version == 4 && read.model.contentHash == Self.model.contentHash)
+    // The wrong code's call names the exception the model expects and the error the client showed.
+    #expect(read.calls.contains { $0.exception != nil && $0.error != nil })
     #expect(read.itf.meta["format"] == .string("ITF"))
     #expect(read.itf.states.count == read.calls.count + 1)
     // Every state gives every listed variable a value of its domain's kind.

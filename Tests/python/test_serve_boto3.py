@@ -163,3 +163,43 @@ def test_a_timeout_fault_holds_the_request_until_the_client_gives_up():
         with pytest.raises(ReadTimeoutError):
             password_auth(impatient)
         assert password_auth(cognito(url))["AuthenticationResult"]["AccessToken"]
+
+
+def inject(url, lines, action):
+    """Does `action` (a control body) to the default user of the served pool."""
+    pool = lines[1][len("pool id: ") :]
+    request = urllib.request.Request(
+        f"{url}/_signin-spec/pools/{pool}/users/{USER}/inject", data=json.dumps(action).encode(), method="POST",
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request) as answer:
+        return json.load(answer)
+
+
+@pytest.mark.parametrize(
+    "action, challenge",
+    [({"action": "unknownChallenge"}, "FUTURE_CHALLENGE_2027"), ({"action": "deviceChallenge"}, "DEVICE_SRP_AUTH")],
+)
+def test_an_injected_challenge_answers_the_next_call_whatever_it_asks(action, challenge):
+    # The models' unknownChallenge and unexpectedDeviceChallenge: what a client sees on the wire.
+    with serve(*SMS) as (url, lines):
+        inject(url, lines, action)
+        answer = password_auth(cognito(url), password="wrong-password")
+        assert answer["ChallengeName"] == challenge
+        assert len(answer["Session"]) >= 20
+        # Once: the next sign-in is served as usual.
+        assert password_auth(cognito(url))["ChallengeName"] == "SMS_MFA"
+
+
+@pytest.mark.parametrize("error", ["NotAuthorizedException", "ConcurrentModificationException"])
+def test_associate_software_token_refused_with_a_named_error(error):
+    # The models' setupError: AssociateSoftwareToken answers one of its documented errors by name.
+    with serve(*TOTP_SETUP) as (url, lines):
+        client = cognito(url)
+        setup = password_auth(client)
+        assert setup["ChallengeName"] == "MFA_SETUP"
+        inject(url, lines, {"action": "operationFault", "operation": "AssociateSoftwareToken", "error": error,
+                            "count": 1})
+        with pytest.raises(ClientError) as raised:
+            client.associate_software_token(Session=setup["Session"])
+        assert raised.value.response["Error"]["Code"] == error

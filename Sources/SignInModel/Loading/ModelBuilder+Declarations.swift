@@ -121,7 +121,33 @@ extension ModelBuilder {
   func declareResponses(_ top: [Field], root: Node) {
     for item in pairs(value(top, "responses"), "responses") {
       responseIndex[item.key] = responses.count
-      responses.append(ResponseClass(name: item.key, summary: scalar(item.value, "response '\(item.key)'") ?? ""))
+      guard case .mapping = item.value else {
+        responses.append(ResponseClass(name: item.key, summary: scalar(item.value, "response '\(item.key)'") ?? ""))
+        continue
+      }
+      // `NAME: {summary: TEXT, errors: {EXCEPTION: {PLATFORM: {error: NAME}} | {}}}`
+      let what = "response '\(item.key)'"
+      let fields = pairs(item.value, what)
+      checkKeys(fields, allowed: ["summary", "errors"], what)
+      let summary = value(fields, "summary").flatMap { scalar($0, "summary") } ?? ""
+      if value(fields, "summary") == nil { report(item.keyNode, "\(what) needs 'summary:'") }
+      var errors: [ResponseClass.CarriedError] = []
+      for error in pairs(value(fields, "errors"), "the errors of \(what)") {
+        let isName =
+          error.key.first?.isLetter == true && error.key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "." }
+        guard isName else {
+          report(error.keyNode, "'\(error.key)' in the errors of \(what) is not an exception name")
+          continue
+        }
+        let platformNode: Node? =
+          if case .scalar(let text) = error.value, text.string.isEmpty || text.string == "~" {
+            nil
+          } else {
+            error.value
+          }
+        errors.append(.init(exception: error.key, platforms: platformOutcomes(platformNode)))
+      }
+      responses.append(ResponseClass(name: item.key, summary: summary, errors: errors))
     }
     if responses.isEmpty { report(root, "missing 'responses:' (the response classes users and the server produce)") }
   }
