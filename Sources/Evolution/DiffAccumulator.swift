@@ -157,7 +157,9 @@ struct DiffAccumulator {
     var forwardBy: [String: Set<String>] = [:]
     for code in b.transitions {
       let k = key(code)
-      if k.outcome != k.step && !k.outcome.hasPrefix("error ") && k.outcome != "restart" {
+      if k.outcome != k.step && !k.outcome.hasPrefix("error ") && k.outcome != "restart"
+        && !k.outcome.hasPrefix("restart ")
+      {
         forwardBy[k.step, default: []].insert(k.response)
       }
     }

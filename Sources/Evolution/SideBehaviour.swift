@@ -1,7 +1,9 @@
 import SignInModel
 
 /// One transition of a model in the terms two models share: step id, response name, and the
-/// outcome (`step X`, `error NAME`, `restart`). A restart's reason is free text and not compared.
+/// outcome (`step X`, `error NAME`, `restart EXCEPTION`, each followed by what platforms report
+/// instead, `(swift: AuthError.unknown; …)`). A restart's reason is free text and not compared;
+/// the exception it names is.
 public struct TransitionKey: Hashable, Sendable, Comparable {
   public let step: String
   /// The values of the flow variables both models share, in that state (`flow.retries=2, …`).

@@ -10,7 +10,9 @@ struct SideExplorer {
   private let responseIDs: [Int]
   private let stepOutcomes: [Int]
   private let restartOutcome: Int
-  private var errorOutcomes: [String: Int] = [:]
+  /// The outcome of each rule that names more than its step: an error, a restart with its
+  /// exception, or what platforms report instead (`platforms:`), by the rule's line.
+  private var ruleOutcomes: [Int: Int] = [:]
   /// Mixed-radix packing of the flow variables into one integer.
   private let radices: [Int]
   private let flowSpan: Int
@@ -34,7 +36,16 @@ struct SideExplorer {
     responseIDs = model.responses.map { vocabulary.response($0.name) }
     restartOutcome = vocabulary.outcome("restart")
     for rule in model.steps.flatMap({ $0.responses.flatMap(\.rules) }) + model.routes.flatMap(\.rules) {
-      if case .error(let e) = rule.outcome { errorOutcomes[e] = vocabulary.outcome("error \(e)") }
+      switch rule.outcome {
+      case .error(let e):
+        ruleOutcomes[rule.line] = vocabulary.outcome("error \(e)" + Self.platformText(rule, model.platforms))
+      case .restart:
+        ruleOutcomes[rule.line] = vocabulary.outcome(
+          "restart" + (rule.exception.map { " \($0)" } ?? "") + Self.platformText(rule, model.platforms))
+      case .step(let t) where !rule.platformOutcomes.isEmpty:
+        ruleOutcomes[rule.line] = vocabulary.outcome(names[t] + Self.platformText(rule, model.platforms))
+      default: break
+      }
     }
     var radices: [Int] = []
     var span = 1
@@ -110,20 +121,21 @@ struct SideExplorer {
       }
     }
     for stepResponse in step.responses {
-      for (next, outcome) in try resolve(stepResponse.rules, valuation) {
+      for (next, rule) in try resolve(stepResponse.rules, valuation) {
         let target: Int?
-        let outcomeID: Int
-        switch outcome {
+        var outcomeID: Int
+        switch rule.outcome {
         case .step(let t):
           target = t
           outcomeID = stepOutcomes[t]
-        case .error(let e):
+        case .error:
           target = s
-          outcomeID = errorOutcomes[e] ?? restartOutcome
+          outcomeID = restartOutcome
         case .restart, .route:
           target = nil
           outcomeID = restartOutcome
         }
+        if let named = ruleOutcomes[rule.line] { outcomeID = named }
         let code = vocabulary.code(
           step: stateID(s, search.states[here]), response: responseIDs[stepResponse.response], outcome: outcomeID)
         if search.behaviour.transitions.insert(code).inserted { search.behaviour.transitionSource[code] = here }
@@ -149,13 +161,14 @@ struct SideExplorer {
     return id
   }
 
-  /// Every outcome the rules give in `valuation`, following routes (no rule: no outcome).
-  private func resolve(_ rules: [Rule], _ valuation: [Int]) throws(UnassignedVariable) -> [([Int], Outcome)] {
-    var result: [([Int], Outcome)] = []
+  /// Every deciding rule in `valuation` with the valuation after it, following routes (no rule:
+  /// no outcome).
+  private func resolve(_ rules: [Rule], _ valuation: [Int]) throws(UnassignedVariable) -> [([Int], Rule)] {
+    var result: [([Int], Rule)] = []
     for rule in rules where try rule.guardExpr.holds(valuation) {
       if rule.effects.isEmpty, case .route = rule.outcome {
       } else if rule.effects.isEmpty {
-        result.append((valuation, rule.outcome))
+        result.append((valuation, rule))
         continue
       }
       var next = valuation
@@ -163,9 +176,22 @@ struct SideExplorer {
       if case .route(let r) = rule.outcome {
         result += try resolve(model.routes[r].rules, next)
       } else {
-        result.append((next, rule.outcome))
+        result.append((next, rule))
       }
     }
     return result
+  }
+
+  /// What platforms report instead of a rule's outcome, as the outcome's text shows it
+  /// (` (swift: AuthError.unknown; js: SignInException)`); empty without `platforms:`.
+  static func platformText(_ rule: Rule, _ platforms: [String]) -> String {
+    let entries = platforms.compactMap { p -> String? in
+      switch rule.platformOutcomes.form(on: p) {
+      case .error(let name)?: return "\(p): \(name)"
+      case .signedOut?: return "\(p): signed out"
+      case nil: return nil
+      }
+    }
+    return entries.isEmpty ? "" : " (" + entries.joined(separator: "; ") + ")"
   }
 }

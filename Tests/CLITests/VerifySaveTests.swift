@@ -69,7 +69,7 @@ struct VerifySaveTests {
     let file = try #require(
       try JSONSerialization.jsonObject(
         with: Data(contentsOf: URL(fileURLWithPath: folder + "/" + names[0]))) as? [String: Any])
-    #expect(file["format"] as? String == "signin-spec-counterexample" && file["version"] as? Int == 3)
+    #expect(file["format"] as? String == "signin-spec-counterexample" && file["version"] as? Int == 4)
     #expect(file["invariant"] as? String == "deterministic" && file["client"] as? String == "model")
     let states = ((file["itf"] as? [String: Any])?["states"] as? [Any]) ?? []
     #expect(states.count == 2, "the ITF trace: the state before the call and the state it leaves undetermined")

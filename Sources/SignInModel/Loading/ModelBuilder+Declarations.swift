@@ -125,8 +125,12 @@ extension ModelBuilder {
         responses.append(ResponseClass(name: item.key, summary: scalar(item.value, "response '\(item.key)'") ?? ""))
         continue
       }
-      // `NAME: {summary: TEXT, errors: {EXCEPTION: {PLATFORM: {error: NAME}} | {}}}`
+      // `NAME: {summary: TEXT, errors: {EXCEPTION: {PLATFORM: {error: NAME}} | {}}}` (format 3)
       let what = "response '\(item.key)'"
+      if header.formatVersion < 3 {
+        report(
+          item.keyNode, "\(what) as a mapping (summary:, errors:) needs format 3 (write 'format: 3' as the first key)")
+      }
       let fields = pairs(item.value, what)
       checkKeys(fields, allowed: ["summary", "errors"], what)
       let summary = value(fields, "summary").flatMap { scalar($0, "summary") } ?? ""
