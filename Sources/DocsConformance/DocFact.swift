@@ -13,6 +13,16 @@ public struct DocFact: Sendable {
     case apiCall(method: String, label: String)
     /// A next-step table row: the step's name and its description.
     case tableRow(step: String, description: String)
+    /// A sample answers `answer` (bound to a fresh result) and then tests `variable`, which was
+    /// bound at page line `boundAt` before the answer, for step `expected`.
+    case staleResult(variable: String, boundAt: Int, answer: String, expected: String)
+    /// A sample catches exception `name` (a `catch`, `instanceof`, `is … ->` or `on … catch`).
+    case caughtException(name: String)
+    /// A sample reads `name` (or calls it, `call`) where nothing on the page defines it;
+    /// `function` is the page line of the enclosing function's header (nil at the top level).
+    case undefinedName(name: String, call: Bool, function: Int?)
+    /// A Dart switch whose empty arms `steps` fall into the arm of step `into` at page line `intoLine`.
+    case armFallsThrough(steps: [String], into: String, intoLine: Int)
   }
 
   /// Where a step name was found.
@@ -26,4 +36,6 @@ public struct DocFact: Sendable {
   public let section: String?
   /// The page line's text, trimmed (the page side of a finding).
   public let text: String
+  /// Read from how a code sample behaves (its arms, answers, tests, literals), not from a name or prose.
+  public var sample: Bool = false
 }

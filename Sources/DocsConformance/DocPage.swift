@@ -29,6 +29,29 @@ public struct DocPage: Sendable {
     public let platform: String?
     /// The nearest heading above the line (markdown pages), used to tie prose to a step.
     public let section: String?
+    /// The code sample the line belongs to (its ordinal on the page), nil outside a sample and on fence lines.
+    public let block: Int?
+    /// The sample's language as written (`swift`, `kotlin`, `java`, `dart`, `ts`), if known.
+    public let language: String?
+    /// The code itself: the text without a scraped page's line-number prefix (`12 case .x:`, `2case .x`).
+    public let code: String
+    /// A scraped page's run-together copy of a sample that is repeated below with line numbers.
+    public let duplicate: Bool
+
+    public init(
+      number: Int, text: String, kind: LineKind, platform: String?, section: String?, block: Int? = nil,
+      language: String? = nil, code: String? = nil, duplicate: Bool = false
+    ) {
+      self.number = number
+      self.text = text
+      self.kind = kind
+      self.platform = platform
+      self.section = section
+      self.block = block
+      self.language = language
+      self.code = code ?? text
+      self.duplicate = duplicate
+    }
   }
 
   /// The path as given.

@@ -31,6 +31,7 @@ public struct DocsChecker {
     var summary: [(page: String, model: String, facts: Int)] = []
     var read: [(page: DocPage, facts: [DocFact], model: String)] = []
     var systems: [String: TransitionSystem] = [:]
+    var contexts: [CheckContext] = []
     for page in pages {
       let facts = FactExtractor.facts(of: page)
       guard let model = model(for: page) else { continue }
@@ -40,11 +41,12 @@ public struct DocsChecker {
       findings +=
         NameCheck.findings(context) + HeadingCheck.findings(context)
         + FlowCheck.findings(context, system: system) + SetCheck.findings(context)
-        + ExceptionCheck.findings(context) + TableCheck.findings(context)
+        + ExceptionCheck.findings(context) + TableCheck.findings(context) + SampleCheck.findings(context)
+      contexts.append(context)
       summary.append((page.fileName, model.file, facts.count))
       read.append((page, facts, model.file))
     }
-    findings += APINameCheck.findings(read)
+    findings += APINameCheck.findings(read) + CatchCheck.findings(contexts)
     findings.sort { ($0.page, $0.line, $0.kind.rawValue) < ($1.page, $1.line, $1.kind.rawValue) }
     let acknowledgements = Acknowledgements(models: models)
     var used = Set<String>()

@@ -30,13 +30,19 @@ public enum FactExtractor {
         continue
       }
     }
+    for (content, line) in SampleReader.facts(of: page, sectionStep: collector.sectionStep) {
+      collector.addSample(content, line)
+    }
     return collector.facts
   }
 
   static func prose(_ text: String, line: DocPage.Line, index: Int, lines: [DocPage.Line], into c: inout Collector) {
     let names = StepNamePatterns.inProse(text)
     for name in names { c.add(.stepName(name, context: .prose), line) }
-    if let first = Regexes.firstGroup(#"next step is\s+`?([A-Za-z_]+)`?"#, in: text), names.contains(first) {
+    // "If the next step is `X`"; the Japanese pages say 次のステップが X の場合.
+    if let first = Regexes.firstGroup(#"next step is\s+`?([A-Za-z_]+)`?"#, in: text)
+      ?? Regexes.firstGroup(#"次のステップが\s*`?([A-Za-z_]+)`?\s*の場合"#, in: text), names.contains(first)
+    {
       c.setSectionStep(first, line)
     }
     for m in Regexes.all(#"If\s+`?['"]?(\w+)['"]?`?\s+is selected,\s+`?(\w+)`?\s+will be the next step"#, in: text) {
@@ -67,7 +73,7 @@ public enum FactExtractor {
         i += 1
         continue
       }
-      guard let m = Regexes.firstGroup(#"^[-*•]\s*`?([A-Za-z_]+)`?\s*$"#, in: t) else { break }
+      guard let m = Regexes.firstGroup(#"^[-*•]\s*`?(?:[A-Za-z_]+\.)?([A-Za-z_]+)`?\s*$"#, in: t) else { break }
       members.append(m)
       i += 1
     }
@@ -81,11 +87,17 @@ public enum FactExtractor {
       .filter { !$0.isEmpty }
   }
 
-  /// `challengeResponse: 'EMAIL', // 'EMAIL', 'SMS', or 'TOTP'`: the values the comment allows.
+  /// `challengeResponse: 'EMAIL', // 'EMAIL', 'SMS', or 'TOTP'`: the values the comment allows,
+  /// with the answered value (`'SMS_OTP', // or 'EMAIL_OTP', …` lists the others only).
   static func commentSet(_ text: String) -> [String]? {
     guard text.contains("challengeResponse"), let comment = text.components(separatedBy: "//").dropFirst().first
     else { return nil }
-    let values = Regexes.all(#"'([A-Z][A-Z_]*)'"#, in: comment).map { $0[0] }
+    let answered = Regexes.firstGroup(#"challengeResponse\s*:\s*'([A-Z][A-Z_]*)'"#, in: text)
+    var values: [String] = []
+    for v in (answered.map { [$0] } ?? []) + Regexes.all(#"'([A-Z][A-Z_]*)'"#, in: comment).map({ $0[0] })
+    where !values.contains(v) {
+      values.append(v)
+    }
     return values.count >= 2 ? values : nil
   }
 
@@ -131,6 +143,17 @@ public enum FactExtractor {
         DocFact(
           content: content, line: line.number, platform: line.platform, section: line.section,
           text: line.text.trimmingCharacters(in: .whitespaces)))
+    }
+
+    /// A fact read from a sample's behaviour: kept once per line (the Async and Combine copies of
+    /// one sample are separate findings), never merged with a name or prose fact.
+    mutating func addSample(_ content: DocFact.Content, _ line: DocPage.Line) {
+      guard seen.insert("sample|\(content)|\(line.number)").inserted else { return }
+      var fact = DocFact(
+        content: content, line: line.number, platform: line.platform, section: line.section,
+        text: line.text.trimmingCharacters(in: .whitespaces))
+      fact.sample = true
+      facts.append(fact)
     }
 
     mutating func setSectionStep(_ name: String, _ line: DocPage.Line) {

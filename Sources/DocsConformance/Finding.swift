@@ -18,6 +18,18 @@ public enum FindingKind: String, Sendable, CaseIterable, Codable {
   case stepNotListed = "step-not-listed"
   /// A section whose heading is about one step while its text names another.
   case headingMismatch = "heading-mismatch"
+  /// A code sample that answers a selection and then tests for a step the model never goes to from there.
+  case sampleUnexpectedNextStep = "sample-unexpected-next-step"
+  /// A code sample that answers a step and then tests an earlier result instead of the answer's.
+  case sampleStaleResult = "sample-stale-result"
+  /// A code sample that catches an exception which a table or prose of its platform (or the model) lists as a step.
+  case sampleCatchesStep = "sample-catches-step"
+  /// A set literal in a code sample that differs from what the model offers at its step.
+  case sampleSetDiffers = "sample-set-differs"
+  /// A code sample that reads or calls a name nothing on the page defines.
+  case sampleUndefinedName = "sample-undefined-name"
+  /// A Dart switch arm with no statement, which falls into the next arm's body.
+  case sampleArmFallsThrough = "sample-arm-falls-through"
 }
 
 /// One disagreement between a page and the model (or another page).

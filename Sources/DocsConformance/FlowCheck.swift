@@ -26,10 +26,13 @@ enum FlowCheck {
           .ruleLines.first ?? c.model.steps[from[0]].line
         result.append(
           c.finding(
-            .unexpectedNextStep, fact, modelLine: line,
+            fact.sample ? .sampleUnexpectedNextStep : .unexpectedNextStep, fact, modelLine: line,
             modelText: "from \(c.model.steps[from[0]].id) with \(answer): "
               + (targets.isEmpty ? "no step" : targets.joined(separator: ", ")),
-            message: "the page expects \(expectedName) after \(answer) at \(fromName); the model never goes there"))
+            message: (fact.sample
+              ? "the sample answers \(answer) at \(fromName) and then tests for \(expectedName)"
+              : "the page expects \(expectedName) after \(answer) at \(fromName)") + "; the model never goes there"
+              + (targets.isEmpty ? "" : " (it goes to " + targets.joined(separator: ", ") + ")")))
       }
       // The name's first meaning (the first step the model gives it) is not where the flow goes.
       let bases = Set(expected.map(c.view.baseId))

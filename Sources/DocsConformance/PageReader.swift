@@ -32,14 +32,19 @@ public enum PageReader {
     var result: [DocPage.Line] = []
     var marker: String?
     var fence: String??  // nil: outside a fence; .some(family) inside
+    var language: String?
+    var blocks = 0
     var section: String?
     for (i, text) in raw.enumerated() {
       let trimmed = text.trimmingCharacters(in: .whitespaces)
-      let unquoted = trimmed.hasPrefix("> ") ? String(trimmed.dropFirst(2)) : trimmed
+      let quoted = trimmed.hasPrefix("> ")
+      let unquoted = quoted ? String(trimmed.dropFirst(2)) : trimmed
       if unquoted.hasPrefix("```") {
         if fence == nil {
-          let language = unquoted.dropFirst(3).split(separator: " ").first.map(String.init) ?? ""
-          fence = .some(PlatformFamilies.family(ofFenceLanguage: language))
+          let raw = unquoted.dropFirst(3).split(separator: " ").first.map(String.init) ?? ""
+          fence = .some(PlatformFamilies.family(ofFenceLanguage: raw))
+          language = PlatformFamilies.language(ofFence: raw)
+          blocks += 1
         } else {
           fence = nil
         }
@@ -47,7 +52,11 @@ public enum PageReader {
         continue
       }
       if let inFence = fence {
-        result.append(.init(number: i + 1, text: text, kind: .code, platform: inFence ?? marker, section: section))
+        let code = quoted ? String(text.drop { $0 == " " || $0 == "\t" }.dropFirst(2)) : text
+        result.append(
+          .init(
+            number: i + 1, text: text, kind: .code, platform: inFence ?? marker, section: section, block: blocks,
+            language: language, code: code))
         continue
       }
       if let list = Regexes.firstGroup(#"^<!--\s*Platform:\s*(.*?)\s*-->"#, in: trimmed) {
@@ -71,24 +80,62 @@ public enum PageReader {
     return result
   }
 
+  /// A scraped page's samples: a line numbered `1` starts one; while a sample's braces are open
+  /// every non-blank line is code (a call's arguments continue on the next line); a blank line,
+  /// prose or a title ends it. The run-together copy right above a numbered `1` line is marked
+  /// `duplicate`, and numbered lines keep their code without the number.
   static func readScraped(_ raw: [String]) -> [DocPage.Line] {
     let codeLines = raw.filter(looksLikeCode)
     let family = PlatformFamilies.family(ofCode: codeLines.joined(separator: "\n"))
+    let language = PlatformFamilies.language(ofFamily: family)
     var result: [DocPage.Line] = []
     var section: String?
+    var block: Int?
+    var blocks = 0
+    var depth = 0
     for (i, text) in raw.enumerated() {
+      let trimmed = text.trimmingCharacters(in: .whitespaces)
+      let next = i + 1 < raw.count ? raw[i + 1].trimmingCharacters(in: .whitespaces) : ""
+      let numbered = numberedCode(trimmed)
+      if looksLikeCode(text) || (depth > 0 && block != nil && !trimmed.isEmpty) {
+        if numbered == nil, Regexes.matches(#"^1(\D|$)"#, next) {
+          result.append(
+            .init(number: i + 1, text: text, kind: .code, platform: family, section: section, duplicate: true))
+          continue
+        }
+        if block == nil || numbered?.number == 1 {
+          blocks += 1
+          block = blocks
+          depth = 0
+        }
+        let code = numbered?.code ?? text
+        depth = max(0, depth + CodeText.braceBalance(code))
+        result.append(
+          .init(
+            number: i + 1, text: text, kind: .code, platform: family, section: section, block: block,
+            language: language, code: code))
+        continue
+      }
+      block = nil
+      depth = 0
       let kind: DocPage.LineKind
-      if looksLikeCode(text) {
-        kind = .code
-      } else if isTitle(text, before: i > 0 ? raw[i - 1] : "", after: i + 1 < raw.count ? raw[i + 1] : "") {
-        section = text.trimmingCharacters(in: .whitespaces)
-        kind = .heading(section!)
+      if isTitle(text, before: i > 0 ? raw[i - 1] : "", after: i + 1 < raw.count ? raw[i + 1] : "") {
+        section = trimmed
+        kind = .heading(trimmed)
       } else {
         kind = .prose
       }
       result.append(.init(number: i + 1, text: text, kind: kind, platform: family, section: section))
     }
     return result
+  }
+
+  /// `12 case .x:` / `2case .x` → (12, "case .x:"); nil for a line without a number (or a `1. ` list item).
+  static func numberedCode(_ trimmed: String) -> (number: Int, code: String)? {
+    guard let first = trimmed.first, first.isASCII, first.isNumber, !Regexes.matches(#"^\d+\.\s"#, trimmed),
+      let m = Regexes.all(#"^(\d{1,6})(.*)$"#, in: trimmed).first, let n = Int(m[0])
+    else { return nil }
+    return (n, m[1])
   }
 
   /// A scraped line is code when it is numbered (`12 case .x:`) or carries code punctuation.
@@ -113,7 +160,10 @@ public enum PageReader {
       after.trimmingCharacters(in: .whitespaces).isEmpty
     else { return false }
     let words = t.split(separator: " ")
-    guard words.count <= 8, let last = t.last, !".:;,?!)".contains(last), t.first?.isUppercase ?? false else {
+    // A title starts with a capital or a character of a script without case (`MFA セットアップ…`).
+    guard words.count <= 8, t.count <= 80, let last = t.last, let first = t.first, !".:;,?!)。、：！？".contains(last),
+      first.isUppercase || !first.isASCII && first.isLetter
+    else {
       return false
     }
     return !t.contains("(") && !t.contains("=")

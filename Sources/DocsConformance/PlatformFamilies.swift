@@ -32,6 +32,29 @@ enum PlatformFamilies {
     }
   }
 
+  /// A fence's language as the sample readers name it: swift, kotlin, java, dart or ts (nil for others).
+  static func language(ofFence language: String) -> String? {
+    switch language.lowercased() {
+    case "swift": return "swift"
+    case "dart": return "dart"
+    case "java": return "java"
+    case "kotlin", "kt": return "kotlin"
+    case "ts", "typescript", "tsx", "js", "javascript", "jsx": return "ts"
+    default: return nil
+    }
+  }
+
+  /// The language of a scraped page's samples, from its family (Android pages: Kotlin).
+  static func language(ofFamily family: String?) -> String? {
+    switch family {
+    case "swift": return "swift"
+    case "flutter": return "dart"
+    case "js": return "ts"
+    case "android": return "kotlin"
+    default: return nil
+    }
+  }
+
   /// The family a scraped page's code is written for, from telltale tokens of each language.
   static func family(ofCode text: String) -> String? {
     var scores: [String: Int] = [:]

@@ -22,9 +22,10 @@ enum SetCheck {
       if !missing.isEmpty { parts.append("leaves out " + missing.joined(separator: ", ")) }
       result.append(
         c.finding(
-          .setDiffers, fact, modelLine: c.model.steps[step].line,
+          fact.sample ? .sampleSetDiffers : .setDiffers, fact, modelLine: c.model.steps[step].line,
           modelText: "\(c.model.steps[step].id) offers \(offered.joined(separator: ", "))",
-          message: "the set listed for \(stepName) differs from the model's offers: " + parts.joined(separator: "; ")))
+          message: (fact.sample ? "the set literal for \(stepName)" : "the set listed for \(stepName)")
+            + " differs from the model's offers: " + parts.joined(separator: "; ")))
     }
     return result
   }
