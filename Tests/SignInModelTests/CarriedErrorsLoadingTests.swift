@@ -52,7 +52,7 @@ struct CarriedErrorsLoadingTests {
       """)
     let errors = try #require(model.responses.first { $0.name == "setupError" }).errors
     #expect(errors.map(\.exception) == ["NotAuthorizedException", "ResourceNotFoundException"])
-    #expect(errors.allSatisfy(\.platforms.isEmpty))
+    #expect(errors.allSatisfy { $0.platforms.isEmpty })
   }
 
   @Test("a mapping before format 3, an unknown key, a bad name or platform are errors at their line")
