@@ -99,10 +99,12 @@ package struct ClientProfile: Sendable, Equatable {
     return authFlow
   }
 
-  /// The first challenge of `issued` the client does not answer (the unknown challenge the
-  /// harness injects is not one: every client must end the flow on it).
+  /// The first challenge of `issued` the client does not answer (the unknown and the device
+  /// challenge the harness injects are not: every client must end the flow on them; a pool an
+  /// adapter reaches remembers no device, so it issues DEVICE_SRP_AUTH only when injected).
   package func firstUnsupported(_ issued: [String]) -> String? {
     guard let challenges else { return nil }
-    return issued.first { !challenges.contains($0) && $0 != SimulatedUserPool.unknownChallenge }
+    let injected = [SimulatedUserPool.unknownChallenge, SimulatedUserPool.deviceChallenge]
+    return issued.first { !challenges.contains($0) && !injected.contains($0) }
   }
 }

@@ -494,9 +494,10 @@ package struct Harness: Sendable {
       throw .client(error)
     }
     let state = try await poolState(run)
-    if response == .networkFault || response == .serviceError || response == .setupFault || response == .setupError,
-      !state.faultFired
-    {
+    let injected: Set<ResponseName> = [
+      .networkFault, .serviceError, .setupFault, .setupError, .unknownChallenge, .unexpectedDeviceChallenge,
+    ]
+    if let response, injected.contains(response), !state.faultFired {
       if response == .setupFault || response == .setupError {
         try await onPool { () async throws(ClientFailure) in
           try await pool.injectFault(operation: Self.setupOperation, .fault(.transport), count: 0)

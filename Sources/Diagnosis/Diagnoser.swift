@@ -231,7 +231,7 @@ package struct Diagnoser: Sendable {
       allowed.insert("\(name): \(outcome)")
       lines.formUnion(branch.ruleLines)
       outcomeChecked = true
-      if matches(branch, call.observed) {
+      if matches(branch, call.observed, operations: Set(call.exchanges.map(\.operation))) {
         reached.insert(State(valuation: after, step: branch.target))
       }
     }
@@ -239,11 +239,21 @@ package struct Diagnoser: Sendable {
   }
 
   /// Whether the model's branch shows what the call showed.
-  func matches(_ branch: TransitionSystem.Branch, _ observed: ObservedCall.Observed) -> Bool {
+  /// `operations`: the Cognito operations the call made (an error a class carries, such as
+  /// AssociateSoftwareToken's for `setupError`, is shown only by a call that made that request).
+  func matches(
+    _ branch: TransitionSystem.Branch, _ observed: ObservedCall.Observed, operations: Set<String> = []
+  ) -> Bool {
     switch (branch.outcome, observed) {
     case (.step(let s), .steps(let ids, _)): return ids.contains(model.steps[s].id)
     case (.error(let name), .error(let type)): return sameError(name, type)
-    case (.restart, .error(let type)): return branch.exception.map { sameError($0, type) } ?? true
+    case (.restart, .error(let type)):
+      if let exception = branch.exception { return sameError(exception, type) }
+      // A class that carries errors (setupError) shows one of them, from AssociateSoftwareToken;
+      // a restart naming no exception, any error.
+      let carried = model.responses[branch.response].errors
+      guard !carried.isEmpty else { return true }
+      return operations.contains("AssociateSoftwareToken") && carried.contains { sameError($0.exception, type) }
     case (.restart, .unusable), (.error, .unusable): return true
     default: return false
     }

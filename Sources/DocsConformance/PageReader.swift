@@ -80,6 +80,10 @@ public enum PageReader {
     return result
   }
 
+  /// The most lines in a row a sample keeps only because its braces are open (a call's
+  /// arguments, a closure's body); past it the sample ends, as at prose.
+  static let maxContinuedLines = 12
+
   /// A scraped page's samples: a line numbered `1` starts one; while a sample's braces are open
   /// every non-blank line is code (a call's arguments continue on the next line); a blank line,
   /// prose or a title ends it. The run-together copy right above a numbered `1` line is marked
@@ -93,11 +97,19 @@ public enum PageReader {
     var block: Int?
     var blocks = 0
     var depth = 0
+    // Lines in a row kept as code only because braces are open: an unbalanced `{` must not turn
+    // the rest of the page into code.
+    var continued = 0
     for (i, text) in raw.enumerated() {
       let trimmed = text.trimmingCharacters(in: .whitespaces)
       let next = i + 1 < raw.count ? raw[i + 1].trimmingCharacters(in: .whitespaces) : ""
       let numbered = numberedCode(trimmed)
-      if looksLikeCode(text) || (depth > 0 && block != nil && !trimmed.isEmpty) {
+      let looksLike = looksLikeCode(text)
+      let continues =
+        !looksLike && depth > 0 && block != nil && !trimmed.isEmpty && continued < maxContinuedLines
+        && !isTitle(text, before: i > 0 ? raw[i - 1] : "", after: i + 1 < raw.count ? raw[i + 1] : "")
+      continued = continues ? continued + 1 : 0
+      if looksLike || continues {
         if numbered == nil, Regexes.matches(#"^1(\D|$)"#, next) {
           result.append(
             .init(number: i + 1, text: text, kind: .code, platform: family, section: section, duplicate: true))

@@ -30,9 +30,14 @@ public struct ClassExplorer {
     }
     let shared = Set(
       flows.dropFirst().reduce(flows.first ?? []) { $0.intersection($1) }.map { String($0.split(separator: ":")[0]) })
+    // Platforms every side has: what a platform reports is compared only where both can say.
+    let platforms = space.sides.dropFirst().reduce(space.sides.first?.model.platforms ?? []) { common, side in
+      common.filter(side.model.platforms.contains)
+    }
     self.explorers = space.sides.enumerated().map { s, side in
       SideExplorer(
-        model: side.model, vocabulary: vocabulary, renames: s < renames.count ? renames[s] : [:], sharedFlow: shared)
+        model: side.model, vocabulary: vocabulary, renames: s < renames.count ? renames[s] : [:], sharedFlow: shared,
+        platforms: platforms)
     }
     self.brokenConstraintsAllowed = brokenConstraintsAllowed
   }

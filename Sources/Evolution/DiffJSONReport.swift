@@ -1,8 +1,8 @@
 import Foundation
 
-/// `signin-spec diff --format json`: format `signin-spec-diff`, version 1 (README documents it).
+/// `signin-spec diff --format json`: format `signin-spec-diff`, version 2 (README documents it; 2: outcomes name a restart's exception and what platforms report instead).
 public enum DiffJSONReport {
-  public static let version = 1
+  public static let version = 2
 
   public static func render(_ d: ModelDiff, tool: String) -> String {
     func calls(_ t: [TraceCall]?) -> Any {

@@ -26,7 +26,11 @@ struct SideExplorer {
   /// Flow variables the compared models share (by name and domain), for the transition keys.
   private let sharedFlow: [Int]
 
-  init(model: SignInModel, vocabulary: Vocabulary, renames: [String: String] = [:], sharedFlow: Set<String> = []) {
+  init(
+    model: SignInModel, vocabulary: Vocabulary, renames: [String: String] = [:], sharedFlow: Set<String> = [],
+    platforms: [String]? = nil
+  ) {
+    let platforms = platforms ?? model.platforms
     self.model = model
     self.vocabulary = vocabulary
     let names = model.steps.map { renames[$0.id] ?? $0.id }
@@ -38,12 +42,12 @@ struct SideExplorer {
     for rule in model.steps.flatMap({ $0.responses.flatMap(\.rules) }) + model.routes.flatMap(\.rules) {
       switch rule.outcome {
       case .error(let e):
-        ruleOutcomes[rule.line] = vocabulary.outcome("error \(e)" + Self.platformText(rule, model.platforms))
+        ruleOutcomes[rule.line] = vocabulary.outcome("error \(e)" + Self.platformText(rule, platforms))
       case .restart:
         ruleOutcomes[rule.line] = vocabulary.outcome(
-          "restart" + (rule.exception.map { " \($0)" } ?? "") + Self.platformText(rule, model.platforms))
+          "restart" + (rule.exception.map { " \($0)" } ?? "") + Self.platformText(rule, platforms))
       case .step(let t) where !rule.platformOutcomes.isEmpty:
-        ruleOutcomes[rule.line] = vocabulary.outcome(names[t] + Self.platformText(rule, model.platforms))
+        ruleOutcomes[rule.line] = vocabulary.outcome(names[t] + Self.platformText(rule, platforms))
       default: break
       }
     }

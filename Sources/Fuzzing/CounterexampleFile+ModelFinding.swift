@@ -20,9 +20,11 @@ extension CounterexampleFile {
     let fuzzCase = FuzzCase(configuration: configuration, calls: c.steps.map { FuzzCall(response: $0.response) })
     var execution = Execution()
     execution.calls = c.steps.map { step in
-      let outcome = CaseExecutor.describe(step.outcome)
+      let reported = model.reported(step.outcome, ruleLines: step.ruleLines)
+      let outcome = CaseExecutor.describe(step.outcome, reported.exception)
       return ObservedCall(
-        call: step.call, response: step.response, stepBefore: step.stepBefore, expected: outcome, observed: outcome)
+        call: step.call, response: step.response, stepBefore: step.stepBefore, expected: outcome, observed: outcome,
+        exception: reported.exception, error: reported.error)
     }
     // The states: replayed on the model; a last call with no single outcome leaves the state as it was.
     if var simulator = try? ModelSimulator(model: model, configuration: configuration) {

@@ -230,6 +230,9 @@ package struct CounterexampleFile: Codable, Sendable, Equatable {
       lines.append("\(number) \(call.call)(\(call.response)) at \(call.stepBefore)")
       lines.append("      model expects: \(call.expected)")
       lines.append("      client did:    \(call.observed)\(i == failingCall ? "   <-- differs" : "")")
+      if call.exception != nil || call.error != nil {
+        lines.append("      exception: \(call.exception ?? "none")   client's error: \(call.error ?? "none")")
+      }
     }
     return lines.joined(separator: "\n")
   }

@@ -90,8 +90,8 @@ package struct FuzzCase: Codable, Sendable, Equatable, Hashable {
 
 /// One executed call: what the model expected and what the client did, with the exception
 /// the model names for the outcome (`exception`) and the error the client reported (`error`,
-/// by the client's own name); both written as null where there is none. Files before
-/// version 4 have neither.
+/// by the name the models give the client's error type, `ErrorType.name`; for a model finding,
+/// the model's own); both written as null where there is none. Files before version 4 have neither.
 package struct ObservedCall: Codable, Sendable, Equatable {
   package let call: String
   package let response: String
@@ -190,7 +190,7 @@ package struct CaseExecutor: Sendable {
   static func describe(_ outcome: TraceOutcome, _ exception: String? = nil) -> String {
     switch outcome {
     case .step(let id): return id
-    case .error(let name, _): return "error \(name)"
+    case .error(let name, _): return "error \(name)" + (exception.map { $0 == name ? "" : " [\($0)]" } ?? "")
     case .restart(let reason): return "restart (\(reason))" + (exception.map { ", \($0)" } ?? "")
     case .undetermined(let place): return "undetermined: \(place)"
     }

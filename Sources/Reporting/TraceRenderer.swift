@@ -88,7 +88,16 @@ extension TraceRenderer {
   func outcomeText(_ step: TraceStep) -> String {
     let reported = step.reported ?? model.reported(step.outcome, ruleLines: step.ruleLines)
     switch step.outcome {
-    case .step(let id): return stepName(id)
+    case .step(let id):
+      guard let platform else {
+        return stepName(id) + (reported.differences(platformOrder: model.platforms).map { " (thrown: \($0))" } ?? "")
+      }
+      // A rule's `platforms:` entry makes the platform throw where its name for the step is a name.
+      let named = model.stepIndex(named: id).flatMap { model.steps[$0].names.first { $0.platform == platform } }
+      let thrownByName: Bool
+      if case .error? = named?.form { thrownByName = true } else { thrownByName = false }
+      guard !thrownByName, let shown = reported.error(on: platform) else { return stepName(id) }
+      return stepName(id) + " (\(platform) throws \(shown))"
     case .error(let name, let stays):
       return "error \(errorText(name, reported)), stays on \(stepName(stays))"
     case .restart(let reason):

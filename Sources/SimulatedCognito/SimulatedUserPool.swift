@@ -403,10 +403,16 @@ package actor SimulatedUserPool: CognitoBackend {
   package static let accessToken = "simulated-access-token"
   /// The next InitiateAuth or RespondToAuthChallenge is answered with a challenge this client
   /// cannot know (a future enum value of ChallengeNameType), whatever the request asks.
-  package func injectUnknownChallenge() { injectedChallenge = Self.unknownChallenge }
+  package func injectUnknownChallenge() {
+    injectedChallenge = Self.unknownChallenge
+    faultFired = false
+  }
   /// The next InitiateAuth or RespondToAuthChallenge is answered with DEVICE_SRP_AUTH, whatever
   /// the request asks: a device challenge the client did not ask for (it sent no DEVICE_KEY).
-  package func injectDeviceChallenge() { injectedChallenge = Self.deviceChallenge }
+  package func injectDeviceChallenge() {
+    injectedChallenge = Self.deviceChallenge
+    faultFired = false
+  }
   /// The challenge `injectDeviceChallenge` answers with.
   package static let deviceChallenge = "DEVICE_SRP_AUTH"
   /// Every open session expires (time passes).
@@ -638,6 +644,7 @@ package actor SimulatedUserPool: CognitoBackend {
       // The request is served (its effects happen: the answer is taken or counted), and the
       // answer, a challenge or an error, is replaced.
       injectedChallenge = nil
+      faultFired = true
       _ = try? (operation == "InitiateAuth" ? initiate(request) : respond(request))
       let parameters = injected == Self.deviceChallenge ? ["USERNAME": username] : [:]
       return challenge(injected, Session(challenge: injected), parameters: parameters)

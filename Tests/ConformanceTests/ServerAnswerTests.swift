@@ -66,9 +66,20 @@ struct ServerAnswerTests {
     #expect(harness.supports("unexpectedDeviceChallenge", in: plain.oracle))
   }
 
-  @Test(
-    "AssociateSoftwareToken refused with a named error ends the flow with that error",
-    arguments: try! Self.model.get().responses.first { $0.name == "setupError" }!.errors.map(\.exception))
+  /// AssociateSoftwareToken's documented errors (API reference), which the model's setupError carries.
+  static let setupErrors = [
+    "NotAuthorizedException", "InvalidParameterException", "ResourceNotFoundException",
+    "ConcurrentModificationException", "SoftwareTokenMFANotFoundException", "InternalErrorException",
+    "ForbiddenException",
+  ]
+
+  @Test("the model's setupError carries every documented AssociateSoftwareToken error")
+  func setupErrorsCarried() throws {
+    let carried = try #require(try Self.model.get().responses.first { $0.name == "setupError" }).errors
+    #expect(carried.map(\.exception) == Self.setupErrors)
+  }
+
+  @Test("AssociateSoftwareToken refused with a named error ends the flow with that error", arguments: setupErrors)
   func setupError(exception: String) async throws {
     let harness = Harness(model: try Self.model.get())
     var run = try #require(harness.start(try Self.configuration(Self.totpSetup)))

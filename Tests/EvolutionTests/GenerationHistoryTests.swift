@@ -35,7 +35,7 @@ struct GenerationHistoryTests {
     let json =
       try JSONSerialization.jsonObject(with: Data(DiffJSONReport.render(d, tool: "test").utf8)) as? [String: Any]
     #expect(json?["format"] as? String == "signin-spec-diff")
-    #expect(json?["version"] as? Int == 1)
+    #expect(json?["version"] as? Int == 2)
     #expect(json?["breaking"] as? Bool == false)
   }
 }

@@ -58,8 +58,10 @@ struct CarriedErrorsLoadingTests {
   @Test("a mapping before format 3, an unknown key, a bad name or platform are errors at their line")
   func mistakes() {
     let valid = "  setupError:\n    summary: refused\n    errors:\n      NotAuthorizedException: {}\n"
-    #expect(Self.errors(valid, format: 2).contains("needs format 3"))
-    #expect(Self.errors("  setupError:\n    summary: x\n    error: {}\n").contains("error"))
+    #expect(
+      Self.errors(valid, format: 2).contains("response 'setupError' as a mapping (summary:, errors:) needs format 3"))
+    let unknownKey = Self.errors("  setupError:\n    summary: x\n    error: {}\n")
+    #expect(unknownKey.contains("'error'") && unknownKey.contains("response 'setupError'"), "\(unknownKey)")
     #expect(
       Self.errors("  setupError:\n    summary: x\n    errors:\n      not a name: {}\n").contains(
         "not an exception name"))
