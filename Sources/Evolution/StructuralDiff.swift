@@ -5,7 +5,8 @@ public struct StructuralChange: Sendable, Equatable {
   public enum Kind: String, Sendable { case added, removed, renamed, changed }
   public let kind: Kind
   /// What changed: `step`, `platform`, `platformName`, `configurationVariable`, `flowVariable`,
-  /// `value`, `default`, `optionSet`, `option`, `response`, `definition`, `constraint`, `route`,
+  /// `value`, `default`, `optionSet`, `option`, `response`, `responseErrors` (the errors a class
+  /// carries), `definition`, `constraint`, `route`,
   /// `policy` (a clause of `policy:`), `property` (one of `properties:`).
   public let category: String
   public let name: String
@@ -112,6 +113,17 @@ public enum StructuralDiff {
     for r in oldResponses where !newResponses.contains(r) {
       add(.removed, "response", r, "", old.declarationLines["response:\(r)"])
     }
+    // The errors a class carries, and what platforms report for each (`errors:`).
+    for newClass in new.responses {
+      guard let oldClass = old.responses.first(where: { $0.name == newClass.name }) else { continue }
+      let oldText = Self.carriedText(oldClass)
+      let newText = Self.carriedText(newClass)
+      if oldText != newText {
+        add(
+          .changed, "responseErrors", newClass.name, "(\(oldText) → \(newText))",
+          new.declarationLines["response:\(newClass.name)"])
+      }
+    }
     let oldRoutes = old.routes.map(\.name)
     for r in new.routes where !oldRoutes.contains(r.name) { add(.added, "route", r.name, "", r.line) }
     for r in old.routes where !new.routes.contains(where: { $0.name == r.name }) {
@@ -192,6 +204,21 @@ public enum StructuralDiff {
   static func names(_ step: Step, platforms: [String]) -> String {
     platforms.map { p in "\(p): " + (step.names.first { $0.platform == p }.map { render($0.form) } ?? "no name") }
       .joined(separator: ", ")
+  }
+
+  /// The errors a response class carries, each with its platform entries: `NotAuthorizedException
+  /// {swift: AuthError.notAuthorized}, …`; empty for a class that carries none.
+  static func carriedText(_ responseClass: ResponseClass) -> String {
+    responseClass.errors.map { e in
+      let entries = e.platforms.map { p -> String in
+        switch p.form {
+        case .error(let name): return "\(p.platform): \(name)"
+        case .signedOut: return "\(p.platform): signedOut"
+        }
+      }
+      return e.exception + (entries.isEmpty ? "" : " {" + entries.joined(separator: ", ") + "}")
+    }
+    .joined(separator: ", ")
   }
 
   /// What a step does, without its id: kind, then each response's rules as written.

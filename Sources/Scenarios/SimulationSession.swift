@@ -174,7 +174,12 @@ public struct SimulationSession: Sendable {
   {
     let parts = response.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
     let name = parts[0]
-    guard let responseClass = model.responses.first(where: { $0.name == name }), !responseClass.errors.isEmpty else {
+    guard let responseClass = model.responses.first(where: { $0.name == name }) else {
+      // Not a response at all: answered below as an unknown response, by its name.
+      if parts.count == 2 { response = name }
+      return nil
+    }
+    guard !responseClass.errors.isEmpty else {
       if parts.count == 2 { throw SimulationError("'\(text)': response '\(name)' carries no error (=NAME)") }
       return nil
     }

@@ -109,6 +109,9 @@ struct ReportedErrorSimulationTests {
     #expect {
       _ = try Self.records("swift", Self.totpSetup, ["correctPassword=NotAuthorizedException"])
     } throws: { error in "\(error)".contains("carries no error") }
+    #expect {
+      _ = try Self.records("swift", Self.totpSetup, ["setupErorr=NotAuthorizedException"])
+    } throws: { error in "\(error)".contains("unknown response 'setupErorr'") && "\(error)".contains("setupError") }
   }
 
   @Test("a scenario may expect the exception behind an error: error NAME [EXCEPTION]")
