@@ -9,7 +9,7 @@ BUILD_FLAGS ?= -c release -Xswiftc -enable-testing
 BIN = .build/release/signin-spec
 JUNIT ?= .build/verify.junit.xml
 
-.PHONY: corpus corpus-check verify test test-long test-times test-build bench bench-serve bench-adapters adapter-findings build deps moto python-tools clean graphs graphviz ci-tools lint-ci format format-check fuzz-loader mitmproxy voice-example
+.PHONY: corpus corpus-check verify test test-long test-times test-build bench bench-serve bench-adapters adapter-findings build deps moto python-tools clean graphs graphviz ci-tools lint-ci format format-check fuzz-loader mitmproxy voice-example bench-scale
 
 MODELS = $(wildcard models/*.yaml)
 DEBUG_BIN = .build/debug/signin-spec
@@ -152,7 +152,7 @@ BUILTIN_INVARIANTS = terminates failAuthenticationRestarts noFactorSkipped offer
 
 ## Benchmarks: both engines on each shipped model, and scaling on synthetic models.
 ## `prove` of every shipped model and property, process included: the median of 5 runs.
-bench: build
+bench: build bench-scale
 	$(BIN) bench
 	@rm -f .build/prove.times; for i in 1 2 3 4 5; do \
 	  /usr/bin/time -a -o .build/prove.times -f "%e" $(BIN) prove > /dev/null || exit 1; done; \
@@ -243,6 +243,18 @@ DELIBERATE_BUGS = wrongStepMapping sessionNotRefreshed retryRefusedAfterWrongCod
   staleChallengeAfterFailedSignIn networkFaultEndsFlow mfaSelectionDropsEmail firstFactorOffersWebAuthn \
   emailCodeAsSMSStep setupFaultKeepsStep serviceErrorEndsFlow
 CORPUS_RUNS ?= 2000
+## Generated models (scripts/big-model.py) of 1,000 and 10,000 configuration variables,
+## unreachable steps, chained steps and chained routes: verify's wall time, memory and exit
+## (goal: an answer, or UNKNOWN naming the limit, within 60 s; never a signal).
+bench-scale: build
+	@mkdir -p .build/big
+	@for n in 1000 10000; do for k in variables unreachable chain routes; do \
+	  python3 scripts/big-model.py $$k $$n > .build/big/$$k-$$n.yaml || exit 1; \
+	  /usr/bin/time -f "verify $$k x $$n: %e s wall (goal: under 60 s), %M KiB max RSS, exit %x" \
+	    $(BIN) verify .build/big/$$k-$$n.yaml > /dev/null 2> .build/big/$$k-$$n.err; \
+	  tail -1 .build/big/$$k-$$n.err; \
+	done; done
+
 ## examples/2026-voice-mfa.yaml, written anew: today's 2026 model plus voice MFA only (README
 ## "Adding a new MFA type"; a test fails when the example is stale).
 voice-example:

@@ -9,8 +9,14 @@ public final class Vocabulary: @unchecked Sendable {
   private var stepIDs: [String: Int] = [:]
   private var responseIDs: [String: Int] = [:]
   private var outcomeIDs: [String: Int] = [:]
-  /// Fixed bounds for packing; names beyond them are refused (far above any real model).
-  static let capacity = 8192
+  /// The packing of a transition into one integer: the outcome in the low 24 bits, the
+  /// response in the next 16, the step-in-a-state above them (23 bits). A model's loader
+  /// limits keep every count far below these (a 10,000-step model has about 10,000 outcomes,
+  /// which overflowed the 13-bit fields this packing had before).
+  static let outcomeBits = 24
+  static let responseBits = 16
+  static let outcomeMask = (1 << outcomeBits) - 1
+  static let responseMask = (1 << responseBits) - 1
 
   func step(_ name: String) -> Int { id(name, &steps, &stepIDs) }
   func response(_ name: String) -> Int { id(name, &responses, &responseIDs) }
@@ -27,17 +33,18 @@ public final class Vocabulary: @unchecked Sendable {
   func stepState(_ step: String, _ state: String) -> Int { self.step(step + "\u{1}" + state) }
 
   func code(step: Int, response: Int, outcome: Int) -> Int {
-    (step << 26) | (response << 13) | outcome
+    (step << (Self.responseBits + Self.outcomeBits)) | (response << Self.outcomeBits) | outcome
   }
 
   /// The index in `responses` of a transition code's response, without decoding its step and
   /// state (the linter reads only the responses of every transition of every class).
-  public func responseIndex(_ code: Int) -> Int { (code >> 13) & 8191 }
+  public func responseIndex(_ code: Int) -> Int { (code >> Self.outcomeBits) & Self.responseMask }
 
   public func decode(_ code: Int) -> TransitionKey {
-    let outcome = code & 8191
-    let response = (code >> 13) & 8191
-    let parts = steps[code >> 26].split(separator: "\u{1}", omittingEmptySubsequences: false)
+    let outcome = code & Self.outcomeMask
+    let response = (code >> Self.outcomeBits) & Self.responseMask
+    let parts = steps[code >> (Self.responseBits + Self.outcomeBits)].split(
+      separator: "\u{1}", omittingEmptySubsequences: false)
     return TransitionKey(
       step: String(parts[0]), state: parts.count > 1 ? String(parts[1]) : "", response: responses[response],
       outcome: outcomes[outcome])

@@ -11,8 +11,36 @@ public struct FixpointLimits: Sendable, Equatable {
   /// each iteration and after each step's `simplify`; 0 for none.
   public var budgetSeconds: Double
 
+  /// The wall-clock budget of all of one model's properties together, in seconds
+  /// (`--z3-budget`); 0 for none. Past it the properties not yet decided are UNKNOWN, naming it.
+  public var runBudgetSeconds: Double = 0
+  /// When the run's budget ends (uptime nanoseconds), set when the run starts.
+  var deadline: UInt64? = nil
+  /// The most transition branches (`TransitionSystem.branches`) a model may have for Z3
+  /// (`--z3-max-branches`); above it every property is UNKNOWN before Z3 is called: building
+  /// and simplifying the per-step formulas of such a model takes minutes in one uninterruptible
+  /// call (3,000 unreachable steps, 12,000 branches: over 100 s for the first query). The
+  /// shipped 2026 model has 370.
+  public var maxBranches: Int = defaultMaxBranches
+  public static let defaultMaxBranches = 5_000
+
   public static let defaultMaxIterations = 500
   public static let defaultBudgetSeconds = 120.0
+  /// `verify`'s and `prove`'s default `--z3-budget`: a model Z3 cannot decide in this time
+  /// answers UNKNOWN within about a minute instead of running on.
+  public static let defaultRunBudgetSeconds = 45.0
+
+  /// The reason given when the run's budget has run out.
+  func runSpent(after iterations: Int? = nil) -> String? {
+    guard let deadline, DispatchTime.now().uptimeNanoseconds > deadline else { return nil }
+    let budget = Self.seconds(runBudgetSeconds)
+    let when = iterations.map { " after \($0) fixpoint iterations" } ?? " before this property"
+    return "the Z3 budget of \(budget) s for this model ran out\(when) (--z3-budget \(budget))"
+  }
+
+  static func seconds(_ value: Double) -> String {
+    value.rounded() == value && value < 1e15 ? String(Int(value)) : String(value)
+  }
 
   public init(maxIterations: Int = defaultMaxIterations, budgetSeconds: Double = defaultBudgetSeconds) {
     self.maxIterations = maxIterations
@@ -30,6 +58,7 @@ public struct FixpointLimits: Sendable, Equatable {
     let start = DispatchTime.now().uptimeNanoseconds
 
     func spent(after iterations: Int) -> String? {
+      if let run = limits.runSpent(after: iterations) { return run }
       guard limits.budgetSeconds > 0 else { return nil }
       let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
       guard seconds > limits.budgetSeconds else { return nil }
@@ -43,6 +72,8 @@ public struct FixpointLimits: Sendable, Equatable {
 
   /// Is `reason` one of these limits (it is shown as is, not as a Z3 answer)?
   static func isLimit(_ reason: String) -> Bool {
-    reason.contains("(--max-iterations ") || reason.contains("(--property-budget ")
+    ["(--max-iterations ", "(--property-budget ", "(--z3-budget ", "(--z3-max-branches "].contains {
+      reason.contains($0)
+    }
   }
 }

@@ -122,11 +122,22 @@ public struct SymbolicChecker: Sendable {
   /// one); otherwise each property gets its own fixpoint, and its own shortest counterexample.
   func proveAll(_ invariants: [Invariant], explain: Bool) -> [ProofResult] {
     let system = TransitionSystem(model: model)
+    if limits.maxBranches > 0, system.branches.count > limits.maxBranches {
+      let reason =
+        "the model has \(system.branches.count) transition branches, more than the \(limits.maxBranches) Z3 is given "
+        + "(--z3-max-branches \(limits.maxBranches); raise it to try, with --z3-budget bounding the time)"
+      return invariants.map {
+        ProofResult(invariant: $0, verdict: .unknown(reason: reason), seconds: 0, method: "Z3", explanation: nil)
+      }
+    }
     let session: SymbolicSession
     do throws(Z3Error) {
       session = try SymbolicSession(
         model: model, system: system, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
       session.limits = limits
+      if limits.runBudgetSeconds > 0 {
+        session.limits.deadline = DispatchTime.now().uptimeNanoseconds + UInt64(limits.runBudgetSeconds * 1e9)
+      }
     } catch {
       return invariants.map {
         ProofResult(
@@ -137,8 +148,9 @@ public struct SymbolicChecker: Sendable {
     let safety = invariants.filter(Self.isSafety)
     if engine == .fixpoint, !explain, safety.count > 1, (try? session.constraintsSatisfiable()) == true {
       let budget = limits.budgetSeconds > 0 ? limits.budgetSeconds : .infinity
+      let runLimits = session.limits
       session.limits.budgetSeconds = min(budget, Self.sharedFixpointSeconds)
-      defer { session.limits = limits }
+      defer { session.limits = runLimits }
       let start = DispatchTime.now()
       progress?("\(safety.count) safety properties in one fixpoint")
       let fixpoint = BackwardFixpoint(session: session)
@@ -155,7 +167,12 @@ public struct SymbolicChecker: Sendable {
       let explanation: String?
       do throws(Z3Error) {
         let sharedProof = Self.isSafety(invariant) ? shared : nil
-        (verdict, method, explanation) = try decide(invariant, session: session, explain: explain, shared: sharedProof)
+        if let spent = session.limits.runSpent() {
+          (verdict, method, explanation) = (.unknown(reason: spent), "Z3", nil)
+        } else {
+          (verdict, method, explanation) = try decide(
+            invariant, session: session, explain: explain, shared: sharedProof)
+        }
       } catch {
         (verdict, method, explanation) = (.failed(reason: error.description), "Z3", nil)
       }

@@ -58,6 +58,19 @@ struct Prove: ParsableCommand {
       """)
   var propertyBudget: Int = Int(FixpointLimits.defaultBudgetSeconds)
 
+  @Option(
+    name: .customLong("z3-budget"),
+    help: """
+      Wall-clock budget of all of one model's properties in seconds, 0 for none; past it the \
+      properties not yet decided are UNKNOWN naming it (exit 4).
+      """)
+  var z3Budget: Int = Int(FixpointLimits.defaultRunBudgetSeconds)
+
+  @Option(
+    name: .customLong("z3-max-branches"),
+    help: "The most transition branches a model may have for Z3 (0 for no limit); above it, UNKNOWN (exit 4).")
+  var z3MaxBranches: Int = FixpointLimits.defaultMaxBranches
+
   @Option(help: "Show step names as this platform calls them (swift, js, android, flutter).")
   var platform: String?
 
@@ -74,6 +87,8 @@ struct Prove: ParsableCommand {
     try OptionChecks.range(rlimit, 0...Int(UInt32.max), "--rlimit")
     try OptionChecks.range(maxIterations, 1...1_000_000, "--max-iterations")
     try OptionChecks.range(propertyBudget, 0...OptionChecks.maxSeconds, "--property-budget", unit: " seconds")
+    try OptionChecks.range(z3Budget, 0...OptionChecks.maxSeconds, "--z3-budget", unit: " seconds")
+    try OptionChecks.range(z3MaxBranches, 0...Int.max, "--z3-max-branches")
     try OptionChecks.range(jobs, 1...OptionChecks.maxJobs, "--jobs")
     if SymbolicChecker.Engine(rawValue: engine) == nil {
       throw ValidationError("unknown engine '\(engine)'; use fixpoint or spacer")
@@ -97,6 +112,8 @@ struct Prove: ParsableCommand {
         timeoutMilliseconds: UInt32(timeout * 1000),
         memoryMegabytes: memory, resourceLimit: UInt32(rlimit))
       checker.limits = FixpointLimits(maxIterations: maxIterations, budgetSeconds: Double(propertyBudget))
+      checker.limits.runBudgetSeconds = Double(z3Budget)
+      checker.limits.maxBranches = z3MaxBranches
       return checker
     }
     let workers = min(jobs, models.count)

@@ -52,6 +52,19 @@ struct Verify: ParsableCommand {
   @Option(help: "Time limit for each Z3 query, in seconds (1 to 86400).")
   var timeout: Int = 60
 
+  @Option(
+    name: .customLong("z3-budget"),
+    help: """
+      Wall-clock budget of Z3 on one model in seconds (0 for none); past it the properties not \
+      yet decided are UNKNOWN naming it (exit 4). A query never runs longer than the budget.
+      """)
+  var z3Budget: Int = Int(FixpointLimits.defaultRunBudgetSeconds)
+
+  @Option(
+    name: .customLong("z3-max-branches"),
+    help: "The most transition branches a model may have for Z3 (0 for no limit); above it, UNKNOWN (exit 4).")
+  var z3MaxBranches: Int = FixpointLimits.defaultMaxBranches
+
   @Option(help: "Worker threads for the explicit search (1 to 256; default: the number of cores).")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -76,6 +89,8 @@ struct Verify: ParsableCommand {
   func validate() throws {
     try OptionChecks.range(jobs, 1...OptionChecks.maxJobs, "--jobs")
     try OptionChecks.range(timeout, 1...OptionChecks.maxSeconds, "--timeout", unit: " seconds")
+    try OptionChecks.range(z3Budget, 0...OptionChecks.maxSeconds, "--z3-budget", unit: " seconds")
+    try OptionChecks.range(z3MaxBranches, 0...Int.max, "--z3-max-branches")
     try OptionChecks.range(maxStates, 1...Int.max, "--max-states")
     try OptionChecks.range(maxConfigurations, 1...Int.max, "--max-configurations")
     try OptionChecks.range(maxDepth, 1...Int.max, "--max-depth")
@@ -92,6 +107,15 @@ struct Verify: ParsableCommand {
       try OptionChecks.folder(save, "--save")
       if engines == .z3 { throw ValidationError("--save needs the explicit engine (--engines both or explicit)") }
     }
+  }
+
+  /// Z3 on `model`: each query at most `timeout` seconds and never longer than the run's `budget`.
+  static func checker(_ model: SignInModel, timeout: Int, budget: Int, maxBranches: Int) -> SymbolicChecker {
+    let seconds = budget > 0 ? min(timeout, budget) : timeout
+    var checker = SymbolicChecker(model: model, timeoutMilliseconds: UInt32(seconds * 1000))
+    checker.limits.runBudgetSeconds = Double(budget)
+    checker.limits.maxBranches = maxBranches
+    return checker
   }
 
   func run() throws {
@@ -149,7 +173,8 @@ struct Verify: ParsableCommand {
       let proof =
         engines == .explicit
         ? nil
-        : SymbolicChecker(model: model, timeoutMilliseconds: UInt32(timeout * 1000)).prove(invariants: invariants)
+        : Self.checker(model, timeout: timeout, budget: z3Budget, maxBranches: z3MaxBranches).prove(
+          invariants: invariants)
       if let proof, proof.results.contains(where: { if case .unknown = $0.verdict { true } else { false } }) {
         inconclusive = true
       }
