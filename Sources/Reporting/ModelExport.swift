@@ -52,8 +52,17 @@ public struct ModelExport: Codable, Sendable {
   }
 
   public struct ResponseEntry: Codable, Sendable {
+    /// One error the class carries (`errors:`), and what platforms report instead of its name.
+    public struct CarriedErrorEntry: Codable, Sendable {
+      public let exception: String
+      /// Platform → the error it reports.
+      public let platforms: [String: String]
+    }
+
     public let name: String
     public let summary: String
+    /// The errors the class carries; absent for a class that carries none.
+    public let errors: [CarriedErrorEntry]?
   }
 
   public struct StepEntry: Codable, Sendable {
@@ -178,7 +187,18 @@ public struct ModelExport: Codable, Sendable {
           .init(name: $0.name, usable: printer.render($0.usable.simplified()))
         })
     }
-    responses = model.responses.map { ResponseEntry(name: $0.name, summary: $0.summary) }
+    responses = model.responses.map { r in
+      let errors = r.errors.map { e in
+        ResponseEntry.CarriedErrorEntry(
+          exception: e.exception,
+          platforms: Dictionary(
+            e.platforms.compactMap { p -> (String, String)? in
+              if case .error(let name) = p.form { return (p.platform, name) }
+              return nil
+            }, uniquingKeysWith: { a, _ in a }))
+      }
+      return ResponseEntry(name: r.name, summary: r.summary, errors: errors.isEmpty ? nil : errors)
+    }
     steps = model.steps.map { step in
       let names = step.names.map { name -> StepEntry.NameEntry in
         switch name.form {

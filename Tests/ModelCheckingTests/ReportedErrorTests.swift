@@ -68,3 +68,19 @@ struct ReportedErrorTests {
     #expect(read.steps.allSatisfy { $0.reported == nil })
   }
 }
+
+@Suite("export: the errors a response class carries")
+struct CarriedErrorsExportTests {
+  @Test("a class with errors: exports each with its platform names; a class without has no errors key")
+  func exported() throws {
+    let export = ModelExport(model: try ModelLoader.load(file: "models/2026-all-platforms.yaml"), tool: "test")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(try export.encoded().utf8)) as? [String: Any])
+    let responses = try #require(object["responses"] as? [[String: Any]])
+    let setupError = try #require(responses.first { $0["name"] as? String == "setupError" })
+    let errors = try #require(setupError["errors"] as? [[String: Any]])
+    #expect(errors.count == 7)
+    #expect((errors[0]["platforms"] as? [String: String])?["swift"] == "AuthError.notAuthorized")
+    #expect(responses.first { $0["name"] as? String == "correctCode" }?["errors"] == nil)
+  }
+}
