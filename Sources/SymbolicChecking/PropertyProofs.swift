@@ -138,6 +138,17 @@ struct PropertyFixpoint {
   /// `condition` holds: the least fixpoint, so a path that ends (done, a restart, a dead
   /// end) or cycles without it is outside.
   func everyPathReaches(_ condition: PropertyCondition) throws(Z3Error) -> Sets {
+    let nothing = [Int](repeating: unassigned, count: model.variables.count)
+    let key = condition.afterBranch.map { e in e.evaluatePartially(nothing).map(Expr.constant) ?? e }
+    if let known = fixpoint.session.everyPathReachesCache[key] {
+      return .sets(known.sets, iterations: known.iterations)
+    }
+    let answer = try computeEveryPathReaches(condition)
+    if case .sets(let sets, let n) = answer { fixpoint.session.everyPathReachesCache[key] = (sets, n) }
+    return answer
+  }
+
+  private func computeEveryPathReaches(_ condition: PropertyCondition) throws(Z3Error) -> Sets {
     let encoding = fixpoint.encoding
     let state = fixpoint.state
     let solver = try Z3Solver(context)

@@ -23,6 +23,11 @@ final class SymbolicSession {
   /// Bounds on each fixpoint (iterations, a per-property time budget).
   var limits = FixpointLimits()
   private var satisfiable: Bool?
+  /// `PropertyFixpoint.everyPathReaches`' answers in this session, by the condition after each
+  /// branch with what it decides alone folded to a constant: two properties whose targets say
+  /// the same after every branch (`everyFlowEnds` and `smsCodeLeadsToEnd` in the 2026 model)
+  /// share one fixpoint.
+  var everyPathReachesCache: [[Expr]: (sets: [Z3Term], iterations: Int)] = [:]
 
   init(model: SignInModel, system: TransitionSystem, timeoutMilliseconds: UInt32, resourceLimit: UInt32) throws(Z3Error)
   {
