@@ -164,10 +164,14 @@ bench: build bench-scale
 	done
 	@/usr/bin/time -f "diff 2024 -> 2026: %e s wall, %U s user" $(BIN) diff models/2024-flutter.yaml \
 	  models/2026-all-platforms.yaml > /dev/null || true
-	@/usr/bin/time -f "diff 2026 -> 2026 + voice MFA: %e s wall, %U s user" $(BIN) diff models/2026-all-platforms.yaml \
+	@/usr/bin/time -f "diff 2026 -> 2026: %e s wall, %U s user (goal: at most 5 s)" $(BIN) diff \
+	  models/2026-all-platforms.yaml models/2026-all-platforms.yaml > /dev/null || true
+	@/usr/bin/time -f "diff 2026 -> 2026 + voice MFA: %e s wall, %U s user (goal: at most 5 s)" $(BIN) diff models/2026-all-platforms.yaml \
 	  examples/2026-voice-mfa.yaml > /dev/null || true
-	@/usr/bin/time -f "verify 2026 + voice MFA: %e s wall, %U s user" $(BIN) verify examples/2026-voice-mfa.yaml \
-	  > /dev/null
+	@/usr/bin/time -f "verify 2026 (both engines): %e s wall, %U s user (goal: at most 5 s)" $(BIN) verify \
+	  models/2026-all-platforms.yaml > /dev/null
+	@/usr/bin/time -f "verify 2026 + voice MFA: %e s wall, %U s user (goal: at most 1.5x the line above)" \
+	  $(BIN) verify examples/2026-voice-mfa.yaml > /dev/null
 	@# Issue 11's performance condition is stated in CPU time (README "Figures"): the explicit engine
 	@# on the 2026 model (verify, which includes lint, and lint alone), prove on the same checks as before.
 	@/usr/bin/time -f "2026 explicit (verify --engines explicit --jobs 1): %e s wall, %U s user, %S s sys" \
