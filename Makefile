@@ -9,7 +9,7 @@ BUILD_FLAGS ?= -c release -Xswiftc -enable-testing
 BIN = .build/release/signin-spec
 JUNIT ?= .build/verify.junit.xml
 
-.PHONY: corpus corpus-check verify test test-long test-times test-build bench bench-serve bench-adapters adapter-findings build deps moto python-tools clean graphs graphviz ci-tools lint-ci format format-check fuzz-loader mitmproxy voice-example bench-scale
+.PHONY: corpus corpus-check verify test test-long test-times test-build bench bench-serve bench-adapters adapter-findings build deps moto python-tools clean graphs graphviz ci-tools lint-ci format format-check fuzz-loader mitmproxy voice-example bench-scale command-reference
 
 MODELS = $(wildcard models/*.yaml)
 DEBUG_BIN = .build/debug/signin-spec
@@ -258,6 +258,10 @@ bench-scale: build
 	    $(BIN) verify .build/big/$$k-$$n.yaml > /dev/null 2> .build/big/$$k-$$n.err; \
 	  tail -1 .build/big/$$k-$$n.err; \
 	done; done
+
+## docs/guide/commands.md, written anew from every subcommand's --help (a test fails when stale).
+command-reference: build
+	SIGNIN_SPEC_BIN=$(BIN) python3 scripts/command-reference.py
 
 ## examples/2026-voice-mfa.yaml, written anew: today's 2026 model plus voice MFA only (README
 ## "Adding a new MFA type"; a test fails when the example is stale).
