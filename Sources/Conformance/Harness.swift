@@ -149,8 +149,9 @@ package struct Harness: Sendable {
     package let stepBefore: String
     /// What the model's transition system does.
     package let modelOutcome: TraceOutcome
-    /// What the client should do: `modelOutcome`, or the end of the flow after an unknown challenge.
-    package let expected: TraceOutcome
+    /// What the client should do: what the model does (an unknown challenge is a response
+    /// class of the model's now, not a harness override).
+    package var expected: TraceOutcome { modelOutcome }
     /// The exception the model names for `expected` (nil: a step, or none named).
     package let expectedException: String?
     package let observation: Observation
@@ -321,17 +322,17 @@ package struct Harness: Sendable {
       model.steps[s].responses.contains(where: { model.responses[$0.response].name == response }),
       !unconfirmedUserBeforeSRPVerifier(response, in: oracle)
     else { return false }
-    if response == ResponseName.unexpectedDeviceChallenge.rawValue, deviceRemembered(oracle) { return false }
-    let setup = [ResponseName.setupFault.rawValue, ResponseName.setupError.rawValue]
-    return !setup.contains(response) || answerLeadsToSetup(oracle)
+    let name = ResponseName(rawValue: response)
+    if name == .unexpectedDeviceChallenge, deviceRemembered(oracle) { return false }
+    return !(name.map(ResponseName.setupClasses.contains) ?? false) || answerLeadsToSetup(oracle)
   }
 
   /// Whether the configuration remembers a device for the user (`user.deviceRemembered`): the
   /// client then answers a device challenge with it, so the harness gives no
   /// `unexpectedDeviceChallenge` there (the model's restart stands for a device Cognito no
   /// longer knows, which the pool does not simulate).
-  package func deviceRemembered(_ oracle: ModelSimulator) -> Bool {
-    guard let v = model.variableIndex(named: "user.deviceRemembered") else { return false }
+  func deviceRemembered(_ oracle: ModelSimulator) -> Bool {
+    guard let v = model.variableIndex(named: Self.rememberedDeviceVariable) else { return false }
     return model.variables[v].domain.render(oracle.valuation[v]) == "true"
   }
 
@@ -430,8 +431,7 @@ package struct Harness: Sendable {
         if try await signOut(run) {
           return Record(
             function: "signOut", call: call, stepBefore: run.oracle.stepID ?? "ended",
-            modelOutcome: .restart("signOut"),
-            expected: .restart("signOut"), expectedException: nil,
+            modelOutcome: .restart("signOut"), expectedException: nil,
             observation: Observation(.returned(.done), isSignedIn: true),
             disagreement: .wrongSignedIn(shown: true, expected: false))
         }
@@ -443,7 +443,6 @@ package struct Harness: Sendable {
     let offeredBefore = run.oracle.offered
     let modelOutcome: TraceOutcome
     do { modelOutcome = try run.oracle.respond(call.response) } catch { throw .model(error) }
-    let expected = modelOutcome
     var expectedException = run.oracle.lastException
     let response = ResponseName(rawValue: call.response)
     let faultRequest = response == .setupFault ? max(1, call.faultRequest) : call.faultRequest
@@ -494,11 +493,8 @@ package struct Harness: Sendable {
       throw .client(error)
     }
     let state = try await poolState(run)
-    let injected: Set<ResponseName> = [
-      .networkFault, .serviceError, .setupFault, .setupError, .unknownChallenge, .unexpectedDeviceChallenge,
-    ]
-    if let response, injected.contains(response), !state.faultFired {
-      if response == .setupFault || response == .setupError {
+    if let response, ResponseName.firedDuringCall.contains(response), !state.faultFired {
+      if ResponseName.setupClasses.contains(response) {
         try await onPool { () async throws(ClientFailure) in
           try await pool.injectFault(operation: Self.setupOperation, .fault(.transport), count: 0)
         }
@@ -506,12 +502,12 @@ package struct Harness: Sendable {
       throw .faultNotReached(request: faultRequest)
     }
     let expectation = Expectation(
-      outcome: expected, exception: expectedException, offered: run.oracle.offered,
+      outcome: modelOutcome, exception: expectedException, offered: run.oracle.offered,
       sent: SentValues(state))
     let unsupported = profile.firstUnsupported(state.issuedChallenges)
     var record = Record(
       function: function + (step.kind == .entry ? "signIn" : "confirmSignIn"), call: call, stepBefore: step.id,
-      modelOutcome: modelOutcome, expected: expected, expectedException: expectedException, observation: observation,
+      modelOutcome: modelOutcome, expectedException: expectedException, observation: observation,
       disagreement: unsupported == nil ? compare(expectation, observation) : nil)
     record.unsupported = unsupported.map { "the challenge \($0)" }
     return record
@@ -549,7 +545,7 @@ package struct Harness: Sendable {
       outcome: expected, exception: exception, offered: [], sent: SentValues(try await poolState(run)))
     return Record(
       function: "confirmSignIn", call: call, stepBefore: run.oracle.stepID ?? "ended", modelOutcome: expected,
-      expected: expected, expectedException: exception, observation: observation,
+      expectedException: exception, observation: observation,
       disagreement: compare(expectation, observation))
   }
 

@@ -28,6 +28,16 @@ package enum ResponseName: String, Sendable, CaseIterable {
     ].contains(self)
   }
 
+  /// Faults the harness arms on the pool before the call, which must fire during it (else the
+  /// case is refused as `faultNotReached`): the others change the pool's state outright.
+  package static let firedDuringCall: Set<ResponseName> = [
+    .networkFault, .serviceError, .setupFault, .setupError, .unknownChallenge, .unexpectedDeviceChallenge,
+  ]
+
+  /// Faults on AssociateSoftwareToken after Cognito took the answer: given only where the
+  /// answer leads to the TOTP setup.
+  package static let setupClasses: Set<ResponseName> = [.setupFault, .setupError]
+
   /// Faults that answer the call with what the pool would not send: they end the flow on
   /// every client, so the generator gives them less often than the others.
   package static let rare: Set<ResponseName> = [.unknownChallenge, .unexpectedDeviceChallenge, .setupError]

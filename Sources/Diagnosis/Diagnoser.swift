@@ -231,20 +231,17 @@ package struct Diagnoser: Sendable {
       allowed.insert("\(name): \(outcome)")
       lines.formUnion(branch.ruleLines)
       outcomeChecked = true
-      if matches(branch, call.observed, operations: Set(call.exchanges.map(\.operation))) {
+      if matches(branch, in: call) {
         reached.insert(State(valuation: after, step: branch.target))
       }
     }
     return .done(reached)
   }
 
-  /// Whether the model's branch shows what the call showed.
-  /// `operations`: the Cognito operations the call made (an error a class carries, such as
-  /// AssociateSoftwareToken's for `setupError`, is shown only by a call that made that request).
-  func matches(
-    _ branch: TransitionSystem.Branch, _ observed: ObservedCall.Observed, operations: Set<String> = []
-  ) -> Bool {
-    switch (branch.outcome, observed) {
+  /// Whether the model's branch shows what the call showed. An error a class carries (such as
+  /// AssociateSoftwareToken's for `setupError`) is shown only by a call that made that request.
+  func matches(_ branch: TransitionSystem.Branch, in call: ObservedCall) -> Bool {
+    switch (branch.outcome, call.observed) {
     case (.step(let s), .steps(let ids, _)): return ids.contains(model.steps[s].id)
     case (.error(let name), .error(let type)): return sameError(name, type)
     case (.restart, .error(let type)):
@@ -253,7 +250,8 @@ package struct Diagnoser: Sendable {
       // a restart naming no exception, any error.
       let carried = model.responses[branch.response].errors
       guard !carried.isEmpty else { return true }
-      return operations.contains("AssociateSoftwareToken") && carried.contains { sameError($0.exception, type) }
+      return carried.contains { sameError($0.exception, type) }
+        && call.exchanges.contains { $0.operation == "AssociateSoftwareToken" }
     case (.restart, .unusable), (.error, .unusable): return true
     default: return false
     }

@@ -272,15 +272,14 @@ package struct Fuzzer: Sendable {
       let step = model.steps[s]
       let atLimit = counter.map { oracle.valuation[$0] == limit - 1 } ?? false
       let choices = supportedResponses[s].filter { c in
-        if c == ResponseName.setupFault.rawValue || c == ResponseName.setupError.rawValue,
-          !(secondRequestFaults && harness.answerLeadsToSetup(oracle))
-        {
+        if !secondRequestFaults, ResponseName(rawValue: c).map(ResponseName.setupClasses.contains) == true {
           return false
         }
-        if c == ResponseName.unexpectedDeviceChallenge.rawValue && harness.deviceRemembered(oracle) { return false }
-        // SRP after a first-factor selection only in SRP cases; and not where the model is wrong.
+        // SRP after a first-factor selection only in SRP cases.
         if c == ResponseName.selectPASSWORD_SRP.rawValue && !srp { return false }
-        if harness.unconfirmedUserBeforeSRPVerifier(c, in: oracle) { return false }
+        // What the harness can give here: not where the model is wrong, setup faults only where
+        // the answer leads to the TOTP setup, no unasked device challenge with a device remembered.
+        guard harness.supports(c, in: oracle) else { return false }
         var probe = oracle
         guard let outcome = try? probe.respond(c) else { return false }
         // The limit-th failed attempt ends the flow on the pool only for answers it counts.
@@ -335,7 +334,7 @@ package struct Fuzzer: Sendable {
       default: break
       }
       if response == ResponseName.setupError.rawValue {
-        let carried = model.responses[model.responses.firstIndex { $0.name == response }!].errors
+        let carried = model.responses.first { $0.name == response }?.errors ?? []
         if !carried.isEmpty { call.error = carried[Int(rng.next() % UInt64(carried.count))].exception }
       }
       calls.append(call)
