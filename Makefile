@@ -9,7 +9,7 @@ BUILD_FLAGS ?= -c release -Xswiftc -enable-testing
 BIN = .build/release/signin-spec
 JUNIT ?= .build/verify.junit.xml
 
-.PHONY: corpus corpus-check verify test test-long test-times test-build bench bench-serve bench-adapters adapter-findings build deps moto python-tools clean graphs graphviz ci-tools lint-ci format format-check fuzz-loader mitmproxy voice-example bench-scale command-reference
+.PHONY: corpus corpus-check verify test test-long test-times test-build bench bench-serve bench-adapters adapter-findings build deps moto python-tools clean graphs graphviz ci-tools lint-ci format format-check browser fuzz-loader mitmproxy voice-example bench-scale command-reference
 
 MODELS = $(wildcard models/*.yaml)
 DEBUG_BIN = .build/debug/signin-spec
@@ -68,6 +68,16 @@ graphs: build graphviz
 	  echo "docs/$$name.md docs/$$name.svg"; \
 	done
 
+## The HTML report's browser test: Debian's chromium and chromium-driver, PyPI selenium (drives
+## the browser) and axe-selenium-python (bundles axe-core, the accessibility check).
+browser:
+	@if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then \
+	  echo "installing chromium and chromium-driver (for the HTML report's browser test)"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver) >/dev/null \
+	    || { echo "error: could not install chromium; install it with apt-get" >&2; exit 1; }; \
+	fi
+	@python3 -c "import selenium, axe_selenium_python" 2>/dev/null || pip install -q selenium axe-selenium-python
+
 ## Format the tree with the toolchain's swift-format (.swift-format: 2 spaces, 120 columns).
 format:
 	swift-format format --in-place --parallel --recursive Sources Tests Package.swift
@@ -115,7 +125,7 @@ test-build: deps
 ## Unit, model, command-line and conformance tests (Swift Testing), after the formatting check
 ## (`make test FORMAT_CHECK=` skips it); then the five slowest suites of the run.
 FORMAT_CHECK ?= format-check
-test: deps moto python-tools ci-tools lint-ci $(FORMAT_CHECK) test-build
+test: deps moto python-tools ci-tools graphviz browser lint-ci $(FORMAT_CHECK) test-build
 	$(SWIFT) test $(BUILD_FLAGS) --skip-build --skip '$(LONG_TESTS)|$(SERVER_TESTS)' \
 	  --event-stream-output-path $(TEST_EVENTS) --event-stream-version 0
 	@python3 scripts/test-times.py $(TEST_EVENTS) --top 5 --suites-only

@@ -111,13 +111,17 @@ let package = Package(
       dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking", "Evolution", "DocsConformance"]),
     .target(name: "DocsConformance", dependencies: ["SignInModel", "ModelChecking"]),
     .target(name: "Diagrams", dependencies: ["SignInModel", "ModelChecking"]),
+    // The self-contained HTML page of `report --html` and `verify --html`.
+    .target(
+      name: "HTMLReporting",
+      dependencies: ["SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Evolution", "Diagrams"]),
     .executableTarget(
       name: "signin-spec",
       dependencies: [
         "SignInModel", "ModelChecking", "SymbolicChecking", "Reporting", "Z3Kit", "Fuzzing", "ClientBugs",
         "ModelTestSupport", "SignInClient", "CognitoWire", "Scenarios", "DocsConformance", "Diagrams", "SafeFiles",
         "Evolution", "CognitoServer", "SimulatedCognito", "CognitoTokens", "AdapterFuzzing", "ClientAdapters",
-        "Conformance", "Recordings", "Diagnosis",
+        "Conformance", "Recordings", "Diagnosis", "HTMLReporting",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Yams", package: "Yams"),
       ]),
@@ -147,6 +151,9 @@ let package = Package(
     .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "SignInModel"]),
     .testTarget(name: "DocsConformanceTests", dependencies: ["DocsConformance", "SignInModel", "ModelChecking"]),
     .testTarget(name: "DiagramsTests", dependencies: ["Diagrams", "SignInModel", "ModelChecking"]),
+    .testTarget(
+      name: "HTMLReportingTests",
+      dependencies: ["HTMLReporting", "Diagrams", "SignInModel", "ModelChecking", "Evolution", "ModelTestSupport"]),
     .testTarget(name: "SafeFilesTests", dependencies: ["SafeFiles"]),
     .testTarget(
       name: "CognitoServerTests",

@@ -55,6 +55,26 @@ public enum TracePath {
     }
   }
 
+  /// The path of a counterexample the checker found (one run; for a pair of runs, the left one),
+  /// up to a call whose rules decide no single outcome.
+  public static func path(of counterexample: Counterexample, model: SignInModel) -> [FlowDiagram.PathStep] {
+    var path: [FlowDiagram.PathStep] = []
+    for step in counterexample.steps {
+      guard let s = model.stepIndex(named: step.stepBefore),
+        let r = model.responses.firstIndex(where: { $0.name == step.response })
+      else { break }
+      switch step.outcome {
+      case .step(let id):
+        guard let t = model.stepIndex(named: id) else { return path }
+        path.append(.init(step: s, response: r, to: t == s ? .stays : .step(t)))
+      case .error: path.append(.init(step: s, response: r, to: .stays))
+      case .restart: path.append(.init(step: s, response: r, to: .restart))
+      case .undetermined: return path
+      }
+    }
+    return path
+  }
+
   /// Replays a fuzz case's configuration and calls on the model, up to a call the server
   /// answers with an unknown challenge (the flow then leaves what the model draws).
   static func replay(_ root: [String: Any], file: String, model: SignInModel) throws(Failure) -> [FlowDiagram.PathStep]

@@ -65,7 +65,7 @@ public enum DiffTextReport {
     return out.joined(separator: "\n")
   }
 
-  static func describe(_ f: CompatibilityFinding) -> String {
+  public static func describe(_ f: CompatibilityFinding) -> String {
     switch f.kind {
     case .unknownStep: return "step '\(f.step)' is '\(f.stepName)', a name the old client does not know"
     case .unknownOption:
@@ -76,7 +76,7 @@ public enum DiffTextReport {
     }
   }
 
-  static func witness(_ w: [(name: String, value: String)]) -> String {
+  public static func witness(_ w: [(name: String, value: String)]) -> String {
     w.isEmpty
       ? "any configuration"
       : w.map { "\($0.name) = \($0.value)" }.joined(separator: ", ")
@@ -87,7 +87,7 @@ public enum DiffTextReport {
     calls.isEmpty ? "(at signIn)" : calls.map { "\($0.step) --\($0.response)--> \($0.outcome)" }.joined(separator: "; ")
   }
 
-  static func list(_ xs: [String]) -> String { xs.isEmpty ? "(none)" : xs.joined(separator: " | ") }
+  public static func list(_ xs: [String]) -> String { xs.isEmpty ? "(none)" : xs.joined(separator: " | ") }
 
   /// 6371904 → "6,371,904"; a count past 2^53 (not exact as a Double) as a power of ten
   /// ("about 1.23e+1505"), and an infinite count as "more than 1.8e+308": never a trap.

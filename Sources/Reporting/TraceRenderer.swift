@@ -85,7 +85,7 @@ extension TraceRenderer {
   /// The call's outcome: the step by the platform's name, or the error (the platform's name,
   /// with the exception behind it in brackets where they differ) or the restart; without a
   /// platform, the model's names and what platforms report instead.
-  func outcomeText(_ step: TraceStep) -> String {
+  public func outcomeText(_ step: TraceStep) -> String {
     let reported = step.reported ?? model.reported(step.outcome, ruleLines: step.ruleLines)
     switch step.outcome {
     case .step(let id):

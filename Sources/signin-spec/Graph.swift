@@ -106,38 +106,14 @@ struct Graph: ParsableCommand {
 
   /// Runs Graphviz's `dot -Tsvg` on the DOT text; exit 64 naming the tool when it is missing.
   static func svg(_ dot: String) throws -> String {
-    let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-      .map { "\($0)/dot" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    guard let path else {
+    do { return try Graphviz.svg(dot) } catch .missing {
       printError(
         "error: --format svg needs Graphviz's 'dot', which is not on PATH; install it "
           + "(apt-get install graphviz, or make graphs) or use --format dot")
       throw ExitStatus.usage
-    }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = ["-Tsvg"]
-    let input = Pipe()
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let writer = Thread {
-      input.fileHandleForWriting.write(Data(dot.utf8))
-      try? input.fileHandleForWriting.close()
-    }
-    writer.start()
-    let svg = output.fileHandleForReading.readDataToEndOfFile()
-    let messages = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      printError(
-        "error: Graphviz's dot failed (status \(process.terminationStatus)): "
-          + String(decoding: messages, as: UTF8.self))
+    } catch {
+      printError("error: \(error)")
       throw ExitStatus.internalError
     }
-    return String(decoding: svg, as: UTF8.self)
   }
 }

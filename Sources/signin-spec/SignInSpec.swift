@@ -16,6 +16,6 @@ struct SignInSpec: AsyncParsableCommand {
     version: version,
     subcommands: [
       Verify.self, Prove.self, Fuzz.self, Replay.self, List.self, Bench.self, Simulate.self, ScenariosCommand.self,
-      Docs.self, Export.self, Graph.self, Diff.self, Lint.self, Serve.self, Diagnose.self,
+      Docs.self, Export.self, Graph.self, Diff.self, Lint.self, Serve.self, Diagnose.self, Report.self,
     ])
 }

@@ -18,6 +18,7 @@ struct Verify: ParsableCommand {
         signin-spec verify models/2026-all-platforms.yaml --invariant terminates --platform swift
         signin-spec verify --format markdown >> "$GITHUB_STEP_SUMMARY"
         signin-spec verify --sarif verify.sarif --junit verify.junit.xml
+        signin-spec verify --html report.html
         signin-spec verify models/broken.yaml --save findings && signin-spec replay findings
       """)
 
@@ -42,6 +43,12 @@ struct Verify: ParsableCommand {
 
   @Option(help: "Also write a JUnit XML report (one test case per model and invariant) to this file.")
   var junit: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Also write a self-contained HTML page (verdicts, diagrams, counterexamples stepped call by call) to this file.",
+      valueName: "file"))
+  var html: String?
 
   @Option(help: "Show step names as this platform calls them (swift, js, android, flutter).")
   var platform: String?
@@ -96,8 +103,12 @@ struct Verify: ParsableCommand {
     try OptionChecks.range(maxDepth, 1...Int.max, "--max-depth")
     try OptionChecks.output(junit, "--junit")
     try OptionChecks.output(sarif, "--sarif")
+    try OptionChecks.output(html, "--html")
     if engines == .z3 && format != .text {
       throw ValidationError("--format \(format.rawValue) needs the explicit engine (--engines both or explicit)")
+    }
+    if engines == .z3 && html != nil {
+      throw ValidationError("--html needs the explicit engine (--engines both or explicit)")
     }
     if engines == .z3 && sarif != nil {
       throw ValidationError("--sarif needs the explicit engine (--engines both or explicit)")
@@ -223,6 +234,7 @@ struct Verify: ParsableCommand {
         throw ExitStatus.usage
       }
     }
+    if let html { try HTMLPage.write(reports, proofs: proofs, platform: platform, to: html) }
     if let save { try saveCounterexamples(reports, to: save) }
     if let junit {
       do {

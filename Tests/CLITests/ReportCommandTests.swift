@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+/// `signin-spec report --html` and `verify --html`: the page written, the exit codes, bad input.
+@Suite("report --html and verify --html")
+struct ReportCommandTests {
+  static func output() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID()).html").path
+  }
+
+  @Test("report writes the page and exits 0 whatever the verdicts; verify --html exits by the verdicts")
+  func exitCodes() throws {
+    let (model, _) = try CIOutputTests.brokenModel()
+    let page = Self.output()
+    defer { try? FileManager.default.removeItem(atPath: page) }
+    let report = try CommandLineTests.run(["report", "--html", page, model, "--engines", "explicit"])
+    #expect(report.status == 0, "\(report.stderr)")
+    #expect(report.stdout == "wrote \(page): 1 model, 20 checks: 16 hold, 4 violated\n")
+    let html = try String(contentsOfFile: page, encoding: .utf8)
+    #expect(html.contains("data-property=\"failAuthenticationRestarts\" data-verdict=\"violated\""))
+
+    let verify = try CommandLineTests.run(["verify", model, "--engines", "explicit", "--html", page])
+    #expect(verify.status == 1)
+    #expect(try String(contentsOfFile: page, encoding: .utf8).contains("4 violated"))
+  }
+
+  @Test("both engines' verdicts are in the table")
+  func bothEngines() throws {
+    let page = Self.output()
+    defer { try? FileManager.default.removeItem(atPath: page) }
+    let run = try CommandLineTests.run(["report", "--html", page, "models/2023-swift.yaml"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let html = try String(contentsOfFile: page, encoding: .utf8)
+    #expect(html.contains("<td>proven, unbounded</td>"))
+    #expect(!html.contains("data-verdict=\"violated\""))
+  }
+
+  @Test(
+    "bad usage exits 64 naming the option",
+    arguments: [
+      (["report", "models/2023-swift.yaml"], "--html"),
+      (["report", "--html", "/no/such/folder/r.html", "models/2023-swift.yaml"], "--html"),
+      (["report", "--html", "OUT", "--diff", "models/2023-swift.yaml"], "exactly one MODEL"),
+      (["report", "--html", "OUT", "--fuzz", "models/2023-swift.yaml", "models/2023-swift.yaml"], "--fuzz"),
+      (["verify", "--engines", "z3", "--html", "OUT"], "--html needs the explicit engine"),
+    ])
+  func badUsage(arguments: [String], expected: String) throws {
+    let page = Self.output()
+    let run = try CommandLineTests.run(arguments.map { $0 == "OUT" ? page : $0 })
+    #expect(run.status == 64)
+    #expect(run.stderr.contains(expected), "\(run.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: page))
+  }
+}
