@@ -106,7 +106,7 @@ verify: build
 	$(BIN) scenarios scenarios
 	$(BIN) docs
 
-## The tests come in two tiers, chosen by suite name (README, "Tests"). Suites whose type name
+## The tests come in two tiers, chosen by suite name (docs/guide/testing.md). Suites whose type name
 ## ends in `LongTests` (engine-agreement sweeps, long chains, full-size loader fuzz and bug
 ## catalogue) run in `make test-long`, with `corpus-check`; everything else, including a short
 ## smoke run of each long check, runs in `make test`.
@@ -182,7 +182,7 @@ bench: build bench-scale
 	  models/2026-all-platforms.yaml > /dev/null
 	@/usr/bin/time -f "verify 2026 + voice MFA: %e s wall, %U s user (goal: at most 1.5x the line above)" \
 	  $(BIN) verify examples/2026-voice-mfa.yaml > /dev/null
-	@# Issue 11's performance condition is stated in CPU time (README "Figures"): the explicit engine
+	@# The performance figures are stated in CPU time (docs/guide/figures.md): the explicit engine
 	@# on the 2026 model (verify, which includes lint, and lint alone), prove on the same checks as before.
 	@/usr/bin/time -f "2026 explicit (verify --engines explicit --jobs 1): %e s wall, %U s user, %S s sys" \
 	  $(BIN) verify models/2026-all-platforms.yaml --engines explicit --jobs 1 > /dev/null
@@ -194,7 +194,7 @@ bench: build bench-scale
 ## `signin-spec serve` under load (scripts/serve-load.py): USER_PASSWORD_AUTH and SRP with TOTP
 ## MFA sign-ins from 1 and 8 clients, 500 sign-ins or 60 s per run (about 100 s in all), each run on
 ## its own server; sign-ins/s, requests/s, latency p50/p99, CPU of server and load generator.
-## Not part of `make test`; README "Figures" has the full runs.
+## Not part of `make test`; docs/guide/figures.md has the full runs.
 BENCH_SERVE_COUNT ?= 500
 bench-serve: build python-tools
 	python3 scripts/serve-load.py --binary $(BIN) --scenario password --scenario srp-totp \
@@ -273,7 +273,7 @@ bench-scale: build
 command-reference: build
 	SIGNIN_SPEC_BIN=$(BIN) python3 scripts/command-reference.py
 
-## examples/2026-voice-mfa.yaml, written anew: today's 2026 model plus voice MFA only (README
+## examples/2026-voice-mfa.yaml, written anew: today's 2026 model plus voice MFA only (docs/guide/models.md,
 ## "Adding a new MFA type"; a test fails when the example is stale).
 voice-example:
 	python3 scripts/voice-example.py

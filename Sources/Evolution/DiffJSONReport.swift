@@ -1,6 +1,6 @@
 import Foundation
 
-/// `signin-spec diff --format json`: format `signin-spec-diff`, version 2 (README documents it; 2: outcomes name a restart's exception and what platforms report instead).
+/// `signin-spec diff --format json`: format `signin-spec-diff`, version 2 (docs/guide/evolution.md documents it; 2: outcomes name a restart's exception and what platforms report instead).
 public enum DiffJSONReport {
   public static let version = 2
 

@@ -1,6 +1,6 @@
 /// The rules `Linter` reports, each with what it means (for SARIF's rule list and help texts).
 public enum LintRule {
-  /// Every rule id `Linter` can report, in the README's order, with a one-line meaning.
+  /// Every rule id `Linter` can report, in docs/guide/evolution.md's order, with a one-line meaning.
   public static let all: [(id: String, meaning: String)] = [
     ("valueNeverCompared", "An enumeration value of a configuration variable that no guard compares."),
     ("optionNeverSelected", "An option that no response's offered(X) rule selects."),

@@ -34,7 +34,7 @@ public struct JSONReport: Codable, Sendable {
     public let z3Seconds: Double?
   }
 
-  /// Always "signin-spec-verify-report"; the document format, documented in the README.
+  /// Always "signin-spec-verify-report"; the document format, documented in docs/guide/ci.md.
   public let format: String
   /// The format's version (2), not the tool's.
   public let version: Int

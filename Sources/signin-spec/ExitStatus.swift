@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The documented exit codes (README, "Exit codes").
+/// The documented exit codes (docs/guide/checking.md, "Exit codes").
 enum ExitStatus {
   /// Every check holds.
   static let success = ExitCode(0)

@@ -45,7 +45,7 @@ struct Prove: ParsableCommand {
       """)
   var rlimit: Int = Prove.defaultResourceLimit
 
-  /// The default `--rlimit`: far above what the shipped models need (see the README's Limits).
+  /// The default `--rlimit`: far above what the shipped models need (see docs/guide/checking.md, Limits).
   static let defaultResourceLimit = 50_000_000
 
   @Option(help: "Most iterations of one fixpoint (deterministic); past it the property is UNKNOWN (exit 4).")

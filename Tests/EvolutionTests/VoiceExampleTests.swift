@@ -4,7 +4,7 @@ import SignInModel
 import Testing
 
 /// `examples/2026-voice-mfa.yaml` is today's 2026 model plus voice MFA and nothing else, so the
-/// README's walkthrough and the "one more MFA type" benchmark stay true as the model grows.
+/// docs/guide/models.md's walkthrough and the "one more MFA type" benchmark stay true as the model grows.
 @Suite("The voice-MFA example")
 struct VoiceExampleTests {
   static let example = "examples/2026-voice-mfa.yaml"

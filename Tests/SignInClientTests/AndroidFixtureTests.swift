@@ -20,8 +20,8 @@ struct AndroidFixtureTests {
   }
 
   /// Fixtures where Android differs from this (Swift-like) client, with the reason and the
-  /// calls this client needs first to reach the fixture's expected result (README,
-  /// "Platform differences"). The expected result is still checked after them.
+  /// calls this client needs first to reach the fixture's expected result (docs/guide/fuzzing.md,
+  /// "The amplify-android fixtures"). The expected result is still checked after them.
   static let documentedDifferences: [String: (reason: String, prelude: [String])] = {
     let reason =
       "Android's harness answers SELECT_CHALLENGE with the password directly (the chosen factor lives in "

@@ -4,7 +4,7 @@ import SignInClient
 import Testing
 
 /// Issue 11 over HTTP against moto: the behaviours the models gained where moto implements
-/// them. Each moto difference is named (README "Checked against a real Cognito-compatible
+/// them. Each moto difference is named (docs/guide/fuzzing.md "Checked against a real Cognito-compatible
 /// server: moto") and the test asserts what moto does.
 @Suite("Issue 11 against moto's Cognito server", .serialized)
 struct MotoFidelityTests {

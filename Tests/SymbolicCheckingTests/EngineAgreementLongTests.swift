@@ -11,7 +11,7 @@ struct EngineAgreementLongTests {
   static let models = EngineAgreementTests.models
 
   /// Spacer leaves two invariants of the 2024 model UNKNOWN within its budget since the fidelity
-  /// variables (README, "Modelling choices and known limits"); the backward fixpoint checks them
+  /// variables (docs/guide/limits.md); the backward fixpoint checks them
   /// (`EngineAgreementTests.shippedModelsProven`) and they are left out here.
   static let spacerUndecided: [String: Set<String>] = [models[1]: ["noFactorSkipped", "preferredMFAHonoured"]]
 

@@ -16,7 +16,7 @@ struct ProveTraceTests {
   /// The cases whose Z3 trace is shortest over all configurations: not `doneReachable`, nor a
   /// model's `eventually` or `leadsTo` property. Z3 decides those by a backward fixpoint that
   /// gives any one configuration of the violating region, and the replayed trace is the shortest
-  /// for that configuration only (README, "Modelling choices and known limits").
+  /// for that configuration only (docs/guide/limits.md).
   static let shortestOverAll: [Int] = broken.indices.filter { index in
     let invariant = broken[index].4
     guard invariant != .doneReachable, let model = try? load(index) else { return false }

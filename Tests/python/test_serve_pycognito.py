@@ -6,7 +6,7 @@ pycognito takes the region and the pool name from the pool id (`us-east-1_sim`),
 clients do. Its AWSSRP raises for the challenges that follow the password (SMS_MFA,
 SOFTWARE_TOKEN_MFA, NEW_PASSWORD_REQUIRED), handing over Cognito's answer; the tests answer
 them with boto3, as a pycognito user does. The `Cognito` class's token verification is not
-used: `serve`'s tokens are not JWTs yet (README, `signin-spec serve`).
+used: `serve`'s tokens are not JWTs yet (docs/guide/serve.md).
 """
 
 import pyotp
