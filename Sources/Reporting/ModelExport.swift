@@ -158,7 +158,7 @@ public struct ModelExport: Codable, Sendable {
     format = Self.format
     version = Self.version
     self.tool = tool
-    expressionSyntax = "signin-spec guard language (README.md, \"The guard language\"), definitions expanded"
+    expressionSyntax = "signin-spec guard language (docs/guide/models.md, \"The guard language\"), definitions expanded"
     self.model = ModelInfo(
       name: model.name, generation: model.generation, summary: model.summary, file: model.file,
       contentHash: model.contentHash, platforms: model.platforms, sources: model.sources)

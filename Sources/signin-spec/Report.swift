@@ -70,7 +70,8 @@ struct Report: ParsableCommand {
   func run() throws {
     let runs: [FuzzRun] = try fuzzReports.map { file throws in
       do { return try FuzzRun.read(file) } catch {
-        throw ValidationError("--fuzz: \(error)")
+        printError("error: --fuzz: \(error)")
+        throw ExitStatus.usage
       }
     }
     let models = try modelOptions.loadModels()

@@ -14,7 +14,7 @@ extension ModelBuilder {
             formatNode,
             "this model is in format \(version); this signin-spec reads formats "
               + "\(ModelFormat.oldest)...\(ModelFormat.current): use a newer signin-spec "
-              + "(see the README's format changelog)")
+              + "(see docs/guide/models.md, \"Model format versions\")")
         }
       } else {
         header.formatIsKnown = false
