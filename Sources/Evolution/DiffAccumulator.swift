@@ -156,7 +156,7 @@ struct DiffAccumulator {
     let allOldOptions = Set(old.optionSets.flatMap { $0.options.map(\.name) })
     var forwardBy: [String: Set<String>] = [:]
     for code in b.transitions {
-      let k = key(code)
+      let k = vocabulary.stepResponseOutcome(code)
       if k.outcome != k.step && !k.outcome.hasPrefix("error ") && k.outcome != "restart"
         && !k.outcome.hasPrefix("restart ")
       {
@@ -165,7 +165,14 @@ struct DiffAccumulator {
     }
     for s in b.reachedSteps where new.steps[s].kind != .entry {
       let step = new.steps[s]
-      let trace = b.trace(toStep: s) ?? []
+      // Read only for a finding: most classes reach most steps and break nothing.
+      var traceToStep: [TraceCall]? = nil
+      func trace() -> [TraceCall] {
+        if let traceToStep { return traceToStep }
+        let t = b.trace(toStep: s) ?? []
+        traceToStep = t
+        return t
+      }
       for p in platforms {
         let form = step.names.first { $0.platform == p }?.form
         var stepName = ""
@@ -184,7 +191,7 @@ struct DiffAccumulator {
           record(
             .init(
               platform: p, kind: .unknownStep, step: step.id, stepName: stepName, values: [], configurations: count,
-              classes: 1, witness: witness, trace: trace))
+              classes: 1, witness: witness, trace: trace()))
           continue
         }
         if let offers = step.offers, let indices = b.offered[s] {
@@ -196,7 +203,7 @@ struct DiffAccumulator {
             record(
               .init(
                 platform: p, kind: .unknownOption, step: step.id, stepName: stepName, values: missing,
-                configurations: count, classes: 1, witness: witness, trace: trace))
+                configurations: count, classes: 1, witness: witness, trace: trace()))
           }
         }
         if !step.isTerminal {
@@ -205,7 +212,7 @@ struct DiffAccumulator {
             record(
               .init(
                 platform: p, kind: .unsendableResponses, step: step.id, stepName: stepName, values: forward.sorted(),
-                configurations: count, classes: 1, witness: witness, trace: trace))
+                configurations: count, classes: 1, witness: witness, trace: trace()))
           }
         }
       }

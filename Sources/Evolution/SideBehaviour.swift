@@ -52,7 +52,7 @@ public struct SideBehaviour: @unchecked Sendable {
     var s = state
     while s > 0 {
       let (p, code) = parents[s]
-      let k = vocabulary.decode(code)
+      let k = vocabulary.stepResponseOutcome(code)
       calls.append(TraceCall(step: k.step, response: k.response, outcome: k.outcome))
       s = p
     }

@@ -169,14 +169,14 @@ struct SideExplorer {
   /// no outcome).
   private func resolve(_ rules: [Rule], _ valuation: [Int]) throws(UnassignedVariable) -> [([Int], Rule)] {
     var result: [([Int], Rule)] = []
-    for rule in rules where try rule.guardExpr.holds(valuation) {
+    for rule in rules where try rule.guardCode.holds(valuation) {
       if rule.effects.isEmpty, case .route = rule.outcome {
       } else if rule.effects.isEmpty {
         result.append((valuation, rule))
         continue
       }
       var next = valuation
-      for (variable, value) in rule.effects { next[variable] = try value.evaluate(valuation) }
+      for (variable, value) in rule.effectCodes { next[variable] = try value.evaluate(valuation) }
       if case .route(let r) = rule.outcome {
         result += try resolve(model.routes[r].rules, next)
       } else {

@@ -29,8 +29,27 @@ public final class Vocabulary: @unchecked Sendable {
     return list.count - 1
   }
 
+  /// The step id of each entry of `steps` made by `stepState` (nil for others), so a code's
+  /// step is read without splitting its text.
+  private var stepOfState: [String?] = []
+
   /// A step in a state: the step id, and the values of the flow variables both models share.
-  func stepState(_ step: String, _ state: String) -> Int { self.step(step + "\u{1}" + state) }
+  func stepState(_ step: String, _ state: String) -> Int {
+    let id = self.step(step + "\u{1}" + state)
+    if id >= stepOfState.count { stepOfState += [String?](repeating: nil, count: id + 1 - stepOfState.count) }
+    stepOfState[id] = step
+    return id
+  }
+
+  /// A code's step id, response and outcome names: `decode` without the state.
+  public func stepResponseOutcome(_ code: Int) -> (step: String, response: String, outcome: String) {
+    let id = code >> (Self.responseBits + Self.outcomeBits)
+    let response = responses[(code >> Self.outcomeBits) & Self.responseMask]
+    let outcome = outcomes[code & Self.outcomeMask]
+    if id < stepOfState.count, let step = stepOfState[id] { return (step, response, outcome) }
+    let k = decode(code)
+    return (k.step, k.response, k.outcome)
+  }
 
   func code(step: Int, response: Int, outcome: Int) -> Int {
     (step << (Self.responseBits + Self.outcomeBits)) | (response << Self.outcomeBits) | outcome

@@ -467,8 +467,9 @@ extension FlowGraph {
   /// Records the state properties of `FactProperties` that being at `step` breaks.
   fileprivate mutating func checkFacts(atNode node: Int, step: Int) throws(UnassignedVariable) {
     let values = valuation(of: node)
-    for check in system.stateChecks[step] where violations[check.invariant] == nil {
-      if try check.condition.holds(values) {
+    for (check, code) in zip(system.stateChecks[step], system.stateCheckCodes[step])
+    where violations[check.invariant] == nil {
+      if try code.holds(values) {
         record(check.invariant, atNode: node, FactProperties(model: model).explain(check.invariant, step: step))
       }
     }
@@ -478,8 +479,9 @@ extension FlowGraph {
   fileprivate mutating func checkFacts(
     _ branch: TransitionSystem.Branch, index: Int, edge: Int, values: [Int], after: [Int]
   ) throws(UnassignedVariable) {
-    for check in system.branchChecks[index] where violations[check.invariant] == nil {
-      if try check.condition.holds(values) {
+    for (check, code) in zip(system.branchChecks[index], system.branchCheckCodes[index])
+    where violations[check.invariant] == nil {
+      if try code.holds(values) {
         let message = FactProperties(model: model).explain(
           check.invariant, branch: branch, before: values, after: after)
         record(check.invariant, atEdge: edge, message)
@@ -496,9 +498,9 @@ extension FlowGraph {
     let values = valuation(of: 0)
     var marks: [Bool] = []
     for check in system.propertyChecks {
-      let holds = try check.predicate.initial.holds(values)
+      let holds = try check.predicate.initialCode.holds(values)
       marks.append(holds)
-      marks.append(try check.target?.initial.holds(values) ?? false)
+      marks.append(try check.target?.initialCode.holds(values) ?? false)
       switch check.kind {
       case .always, .never:
         if !holds { record(check.invariant, atNode: 0, PropertyMessages.safety(check, afterCalls: 0)) }
@@ -518,9 +520,9 @@ extension FlowGraph {
     var marks: [Bool] = []
     marks.reserveCapacity(2 * checks.count)
     for k in checks.indices {
-      let holds = try checks[k].predicate.afterBranch[branch].holds(values)
+      let holds = try checks[k].predicate.afterBranchCode[branch].holds(values)
       marks.append(holds)
-      marks.append(try checks[k].target?.afterBranch[branch].holds(values) ?? false)
+      marks.append(try checks[k].target?.afterBranchCode[branch].holds(values) ?? false)
       switch checks[k].property.kind {
       case .always, .never:
         if !holds && violations[checks[k].invariant] == nil {

@@ -16,12 +16,16 @@ public struct PropertyCheck: Sendable {
   public var kind: ModelProperty.Kind { property.kind }
 }
 
-/// One state predicate at every place a property reads it.
-public struct PropertyCondition: Sendable {
+/// One state predicate at every place a property reads it (a class: the search reads it per
+/// edge with one reference count).
+public final class PropertyCondition: Sendable {
   /// At signIn, over the configuration (the flow is at its initial values).
   public let initial: Expr
   /// After branch `b` (same index as `TransitionSystem.branches`), over the branch's pre-state.
   public let afterBranch: [Expr]
+  /// `initial` and `afterBranch` compiled, for the explicit search.
+  public let initialCode: CompiledExpr
+  public let afterBranchCode: [CompiledExpr]
 
   init(_ expr: Expr, system: TransitionSystem) {
     let model = system.model
@@ -33,6 +37,8 @@ public struct PropertyCondition: Sendable {
       for (k, v) in PropertyCondition.pathFacts(after: branch, in: model) { values[k] = v }
       return expr.substituting(values)
     }
+    initialCode = CompiledExpr(initial)
+    afterBranchCode = afterBranch.map(CompiledExpr.init)
   }
 
   /// The path facts after `branch`.

@@ -7,8 +7,9 @@ import SignInModel
 /// `ModelSimulator` the `decisions` (the same branches as a tree of rule lists, see
 /// `matchingBranches`).
 public struct TransitionSystem: Sendable {
-  /// One way to leave a step on one response.
-  public struct Branch: Sendable {
+  /// One way to leave a step on one response. A class, so the searches pass a branch with one
+  /// reference count instead of one per field.
+  public final class Branch: Sendable {
     public let step: Int
     public let response: Int
     /// Conjunction of every rule guard on the way, over the pre-state.
@@ -17,6 +18,8 @@ public struct TransitionSystem: Sendable {
     public let effects: [Int: Expr]
     /// `effects` ordered by variable index, so evaluation reads variables in a fixed order.
     public let orderedEffects: [(variable: Int, value: Expr)]
+    /// `orderedEffects` compiled, for `apply(to:)`.
+    let compiledEffects: [(variable: Int, value: CompiledExpr)]
     /// `.step`, `.error` or `.restart` (never `.route`).
     public let outcome: Outcome
     public let failsAuthentication: Bool
@@ -25,6 +28,24 @@ public struct TransitionSystem: Sendable {
     public let exception: String?
     /// What platforms report instead of `outcome` (the deciding rule's `platforms:`).
     public let platformOutcomes: [PlatformOutcome]
+
+    init(
+      step: Int, response: Int, guardExpr: Expr, effects: [Int: Expr], orderedEffects: [(variable: Int, value: Expr)],
+      compiledEffects: [(variable: Int, value: CompiledExpr)], outcome: Outcome, failsAuthentication: Bool,
+      ruleLines: [Int], exception: String?, platformOutcomes: [PlatformOutcome]
+    ) {
+      self.step = step
+      self.response = response
+      self.guardExpr = guardExpr
+      self.effects = effects
+      self.orderedEffects = orderedEffects
+      self.compiledEffects = compiledEffects
+      self.outcome = outcome
+      self.failsAuthentication = failsAuthentication
+      self.ruleLines = ruleLines
+      self.exception = exception
+      self.platformOutcomes = platformOutcomes
+    }
 
     /// The step the flow is on afterwards, or nil after a restart.
     public var target: Int? {
@@ -38,7 +59,9 @@ public struct TransitionSystem: Sendable {
     /// The valuation after the branch: every effect evaluated over `valuation` (the pre-state).
     public func apply(to valuation: [Int]) throws(UnassignedVariable) -> [Int] {
       var next = valuation
-      for (variable, value) in orderedEffects { next[variable] = try value.evaluate(valuation) }
+      for k in compiledEffects.indices {
+        next[compiledEffects[k].variable] = try compiledEffects[k].value.evaluate(valuation)
+      }
       return next
     }
   }
@@ -60,12 +83,21 @@ public struct TransitionSystem: Sendable {
     public let alternatives: [Alternative]
   }
 
-  /// One rule of a `Decision`.
-  public struct Alternative: Sendable {
+  /// One rule of a `Decision` (a class: the walks pass it with one reference count).
+  public final class Alternative: Sendable {
     public let line: Int
     /// The rule's guard composed with the effects before it, over the pre-state.
     public let guardExpr: Expr
+    /// `guardExpr` compiled, for the walks.
+    public let guardCode: CompiledExpr
     public let next: Next
+
+    init(line: Int, guardExpr: Expr, next: Next) {
+      self.line = line
+      self.guardExpr = guardExpr
+      guardCode = CompiledExpr(guardExpr)
+      self.next = next
+    }
   }
 
   /// Where an alternative leads: a branch (index into `branches`) or a route's rule list.
@@ -92,6 +124,9 @@ public struct TransitionSystem: Sendable {
   public private(set) var stateChecks: [[(invariant: Invariant, condition: Expr)]] = []
   /// Per branch (same index as `branches`), the fact properties taking it breaks, over its pre-state.
   public private(set) var branchChecks: [[(invariant: Invariant, condition: Expr)]] = []
+  /// `stateChecks` and `branchChecks` conditions compiled, for the explicit search.
+  public private(set) var stateCheckCodes: [[CompiledExpr]] = []
+  public private(set) var branchCheckCodes: [[CompiledExpr]] = []
   /// The model's own properties (`properties:`), compiled (`PropertyChecks.swift`).
   public private(set) var propertyChecks: [PropertyCheck] = []
   /// Name lookups for the simulators' hot paths, built once per model: each response's index
@@ -145,6 +180,8 @@ public struct TransitionSystem: Sendable {
     branchChecks = branches.map { b in
       ordered.compactMap { i in facts.branchCondition(i, branch: b).map { (invariant: i, condition: $0) } }
     }
+    stateCheckCodes = stateChecks.map { $0.map { CompiledExpr($0.condition) } }
+    branchCheckCodes = branchChecks.map { $0.map { CompiledExpr($0.condition) } }
     propertyChecks = compileProperties()
   }
 
@@ -176,10 +213,11 @@ public struct TransitionSystem: Sendable {
         alternatives.append(Alternative(line: rule.line, guardExpr: guardExpr, next: .decision(sub)))
       } else {
         alternatives.append(Alternative(line: rule.line, guardExpr: guardExpr, next: .branch(branches.count)))
+        let ordered = next.sorted { $0.key < $1.key }.map { (variable: $0.key, value: $0.value) }
         branches.append(
           Branch(
             step: step, response: response, guardExpr: .and(conditions), effects: next,
-            orderedEffects: next.sorted { $0.key < $1.key }.map { (variable: $0.key, value: $0.value) },
+            orderedEffects: ordered, compiledEffects: ordered.map { ($0.variable, CompiledExpr($0.value)) },
             outcome: rule.outcome, failsAuthentication: fails, ruleLines: lines + [rule.line],
             exception: rule.exception, platformOutcomes: rule.platformOutcomes))
       }
@@ -209,7 +247,7 @@ public struct TransitionSystem: Sendable {
     var decision = decisions[step][k]
     while true {
       var found: Alternative? = nil
-      for alternative in decision.alternatives where try alternative.guardExpr.holds(valuation) {
+      for alternative in decision.alternatives where try alternative.guardCode.holds(valuation) {
         if found != nil { return nil }
         found = alternative
       }
@@ -225,7 +263,7 @@ public struct TransitionSystem: Sendable {
     _ decision: Decision, _ valuation: [Int], _ result: inout [Int], _ mismatches: inout [Mismatch]
   ) throws(UnassignedVariable) {
     var matching: [Alternative] = []
-    for alternative in decision.alternatives where try alternative.guardExpr.holds(valuation) {
+    for alternative in decision.alternatives where try alternative.guardCode.holds(valuation) {
       matching.append(alternative)
     }
     if matching.count != 1 {

@@ -349,9 +349,13 @@ public final class Route: Sendable {
 /// A guarded transition: when `guard` holds, apply `effects` and take `outcome`.
 public final class Rule: Sendable {
   public let guardExpr: Expr
+  /// `guardExpr` compiled, for the explorations' hot paths.
+  public let guardCode: CompiledExpr
   public let guardText: String
   /// Assignments, evaluated in the state before the rule (simultaneously).
   public let effects: [(variable: Int, value: Expr)]
+  /// `effects` compiled.
+  public let effectCodes: [(variable: Int, value: CompiledExpr)]
   public let outcome: Outcome
   /// The define-auth-challenge trigger failed authentication in this transition.
   public let failsAuthentication: Bool
@@ -369,8 +373,10 @@ public final class Rule: Sendable {
     platformOutcomes: [PlatformOutcome] = []
   ) {
     self.guardExpr = guardExpr
+    guardCode = CompiledExpr(guardExpr)
     self.guardText = guardText
     self.effects = effects
+    effectCodes = effects.map { ($0.variable, CompiledExpr($0.value)) }
     self.outcome = outcome
     self.failsAuthentication = failsAuthentication
     self.line = line

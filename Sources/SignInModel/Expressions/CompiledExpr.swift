@@ -1,0 +1,231 @@
+/// An `Expr` flattened once into postfix code with short-circuit jumps, evaluated over a
+/// valuation with a stack on the machine stack: no allocation and no reference counting per
+/// node, where walking the indirect `Expr` retains and releases every box it passes. The
+/// explicit search, the oracle (`ModelSimulator`) and `diff`'s exploration evaluate guards,
+/// effects and property predicates this way; the result and the variable an evaluation
+/// stops at are the same as `Expr.evaluate` (same order, same short-circuits, same
+/// saturation), which `CompiledExprTests` checks on every expression of the shipped models.
+public struct CompiledExpr: Sendable {
+  @usableFromInline let code: [Int]
+  @usableFromInline let stackSize: Int
+
+  @usableFromInline enum Op {
+    @usableFromInline static let constant = 0
+    @usableFromInline static let variable = 1
+    @usableFromInline static let not = 2
+    @usableFromInline static let equal = 3
+    @usableFromInline static let notEqual = 4
+    @usableFromInline static let less = 5
+    @usableFromInline static let lessOrEqual = 6
+    @usableFromInline static let add = 7
+    @usableFromInline static let subtract = 8
+    /// `member n v1 … vn`: the top becomes 1 when it is one of the n values.
+    @usableFromInline static let member = 9
+    /// `and`: a zero on top stays and jumps to the target; otherwise it is popped.
+    @usableFromInline static let jumpIfZero = 10
+    /// `or`: a non-zero on top becomes 1 and jumps to the target; otherwise it is popped.
+    @usableFromInline static let jumpIfNonZero = 11
+    /// The top becomes 1 when non-zero.
+    @usableFromInline static let bool = 12
+    /// `implies`: a zero on top becomes 1 and jumps to the target; otherwise it is popped.
+    @usableFromInline static let jumpIfZeroToOne = 13
+  }
+
+  public init(_ expr: Expr) {
+    var code: [Int] = []
+    var depth = 0
+    var maxDepth = 1
+    func push() {
+      depth += 1
+      maxDepth = max(maxDepth, depth)
+    }
+    func binary(_ a: Expr, _ b: Expr, _ op: Int) {
+      emit(a)
+      emit(b)
+      code.append(op)
+      depth -= 1
+    }
+    /// Each operand but the last leaves its value, which the jump either keeps (jumping to
+    /// the end) or pops; the last is normalised to 0 or 1.
+    func chain(_ xs: [Expr], jump: Int) {
+      var patches: [Int] = []
+      for (k, x) in xs.enumerated() {
+        emit(x)
+        if k < xs.count - 1 {
+          code.append(jump)
+          code.append(-1)
+          patches.append(code.count - 1)
+          depth -= 1
+        } else {
+          code.append(Op.bool)
+        }
+      }
+      for p in patches { code[p] = code.count }
+    }
+    func emit(_ e: Expr) {
+      switch e {
+      case .constant(let c):
+        code += [Op.constant, c]
+        push()
+      case .variable(let i):
+        code += [Op.variable, i]
+        push()
+      case .not(let a):
+        emit(a)
+        code.append(Op.not)
+      case .and(let xs):
+        if xs.isEmpty {
+          code += [Op.constant, 1]
+          push()
+        } else {
+          chain(xs, jump: Op.jumpIfZero)
+        }
+      case .or(let xs):
+        if xs.isEmpty {
+          code += [Op.constant, 0]
+          push()
+        } else {
+          chain(xs, jump: Op.jumpIfNonZero)
+        }
+      case .implies(let a, let b):
+        emit(a)
+        code += [Op.jumpIfZeroToOne, -1]
+        let patch = code.count - 1
+        depth -= 1
+        emit(b)
+        code.append(Op.bool)
+        code[patch] = code.count
+      case .equal(let a, let b): binary(a, b, Op.equal)
+      case .notEqual(let a, let b): binary(a, b, Op.notEqual)
+      case .less(let a, let b): binary(a, b, Op.less)
+      case .lessOrEqual(let a, let b): binary(a, b, Op.lessOrEqual)
+      case .add(let a, let b): binary(a, b, Op.add)
+      case .subtract(let a, let b): binary(a, b, Op.subtract)
+      case .member(let a, let set):
+        emit(a)
+        code += [Op.member, set.count] + set
+      }
+    }
+    emit(expr)
+    self.code = code
+    stackSize = maxDepth
+  }
+
+  /// `Expr.evaluate`: booleans come back as 0 or 1.
+  /// - Throws: `UnassignedVariable` for the first unassigned variable the evaluation reads.
+  @inlinable
+  public func evaluate(_ valuation: [Int]) throws(UnassignedVariable) -> Int {
+    // A lone constant or variable (most effects) needs no stack.
+    if code.count == 2 {
+      if code[0] == Op.constant { return code[1] }
+      let v = valuation[code[1]]
+      if v == unassigned { throw UnassignedVariable(index: code[1]) }
+      return v
+    }
+    var missing = -1
+    let result = code.withUnsafeBufferPointer { c in
+      valuation.withUnsafeBufferPointer { v in
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: stackSize) { stack in
+          Self.run(c, v, stack.baseAddress!, &missing)
+        }
+      }
+    }
+    if missing >= 0 { throw UnassignedVariable(index: missing) }
+    return result
+  }
+
+  /// `evaluate(_:) != 0`.
+  @inlinable
+  public func holds(_ valuation: [Int]) throws(UnassignedVariable) -> Bool {
+    try evaluate(valuation) != 0
+  }
+
+  @inlinable
+  static func run(
+    _ c: UnsafeBufferPointer<Int>, _ v: UnsafeBufferPointer<Int>, _ stack: UnsafeMutablePointer<Int>,
+    _ missing: inout Int
+  ) -> Int {
+    var pc = 0
+    var top = -1
+    while pc < c.count {
+      switch c[pc] {
+      case Op.constant:
+        top += 1
+        stack[top] = c[pc + 1]
+        pc += 2
+      case Op.variable:
+        let value = v[c[pc + 1]]
+        if value == unassigned {
+          missing = c[pc + 1]
+          return 0
+        }
+        top += 1
+        stack[top] = value
+        pc += 2
+      case Op.not:
+        stack[top] = stack[top] == 0 ? 1 : 0
+        pc += 1
+      case Op.equal:
+        top -= 1
+        stack[top] = stack[top] == stack[top + 1] ? 1 : 0
+        pc += 1
+      case Op.notEqual:
+        top -= 1
+        stack[top] = stack[top] != stack[top + 1] ? 1 : 0
+        pc += 1
+      case Op.less:
+        top -= 1
+        stack[top] = stack[top] < stack[top + 1] ? 1 : 0
+        pc += 1
+      case Op.lessOrEqual:
+        top -= 1
+        stack[top] = stack[top] <= stack[top + 1] ? 1 : 0
+        pc += 1
+      case Op.add:
+        top -= 1
+        stack[top] = Expr.saturating(stack[top].addingReportingOverflow(stack[top + 1]))
+        pc += 1
+      case Op.subtract:
+        top -= 1
+        stack[top] = Expr.saturating(stack[top].subtractingReportingOverflow(stack[top + 1]))
+        pc += 1
+      case Op.member:
+        let n = c[pc + 1]
+        var found = 0
+        for k in 0..<n where c[pc + 2 + k] == stack[top] {
+          found = 1
+          break
+        }
+        stack[top] = found
+        pc += 2 + n
+      case Op.jumpIfZero:
+        if stack[top] == 0 {
+          pc = c[pc + 1]
+        } else {
+          top -= 1
+          pc += 2
+        }
+      case Op.jumpIfNonZero:
+        if stack[top] != 0 {
+          stack[top] = 1
+          pc = c[pc + 1]
+        } else {
+          top -= 1
+          pc += 2
+        }
+      case Op.jumpIfZeroToOne:
+        if stack[top] == 0 {
+          stack[top] = 1
+          pc = c[pc + 1]
+        } else {
+          top -= 1
+          pc += 2
+        }
+      default:  // Op.bool
+        stack[top] = stack[top] != 0 ? 1 : 0
+        pc += 1
+      }
+    }
+    return stack[top]
+  }
+}
