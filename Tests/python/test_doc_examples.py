@@ -140,6 +140,8 @@ def compare(expected, actual):
 
 
 def run(example):
+    # Examples that write, write under .build/ (ignored by git); a fresh checkout has none yet.
+    (ROOT / ".build").mkdir(exist_ok=True)
     process = subprocess.run(
         [BINARY, *example.command[1:]],
         cwd=ROOT,
