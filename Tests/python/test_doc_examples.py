@@ -10,6 +10,7 @@ The convention (also in docs/guide/index.md):
   comment: 0); `# long` marks an example that takes more than a few seconds, run only when
   SIGNIN_SPEC_LONG=1. Any other comment is prose for the reader.
 - A line that is only `…` stands for any number of lines (none included).
+- A command that writes a file writes it under `.build/` (the test makes the folder).
 - Before comparing, both sides are normalised: times (`0.42 s`, `in 1.3 s`, `15 ms`), rates
   (`161 calls/s`), dates and ISO times, the repository's absolute path, port numbers after
   `127.0.0.1:` or `localhost:`, and runs of spaces (so a wider time does not move a column).
