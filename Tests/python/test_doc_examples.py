@@ -10,6 +10,7 @@ The convention (also in docs/guide/index.md):
   comment: 0); `# long` marks an example that takes more than a few seconds, run only when
   SIGNIN_SPEC_LONG=1. Any other comment is prose for the reader.
 - A line that is only `…` stands for any number of lines (none included).
+- A command that writes a file writes it under `.build/` (the test makes the folder).
 - Before comparing, both sides are normalised: times (`0.42 s`, `in 1.3 s`, `15 ms`), rates
   (`161 calls/s`), dates and ISO times, the repository's absolute path, port numbers after
   `127.0.0.1:` or `localhost:`, and runs of spaces (so a wider time does not move a column).
@@ -140,6 +141,8 @@ def compare(expected, actual):
 
 
 def run(example):
+    # Examples that write, write under .build/ (ignored by git); a fresh checkout has none yet.
+    (ROOT / ".build").mkdir(exist_ok=True)
     process = subprocess.run(
         [BINARY, *example.command[1:]],
         cwd=ROOT,
@@ -216,3 +219,88 @@ def test_examples_parse_exit_codes_and_long_marks(tmp_path):
     assert first.command == ["signin-spec", "verify", "x.yaml"] and first.exit_code == 1 and first.long
     assert first.expected == ["line"] and first.line == 2
     assert second.command == ["signin-spec", "list", "y.yaml"] and second.exit_code == 0 and not second.long
+
+
+# Every relative link of the README and the guide points to a file that exists and, with a
+# #fragment, to a heading of that file.
+
+LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\)")
+HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$", re.M)
+ANCHOR = re.compile(r"<a\s+(?:id|name)=\"([^\"]+)\"", re.I)
+
+
+def blank(match):
+    return re.sub(r"[^\n]", " ", match.group(0))
+
+
+def without_fences(text):
+    """The text with fenced blocks blanked out (lines kept, so line numbers stay)."""
+    return re.sub(r"^(`{3,}|~{3,})[^\n]*\n.*?^\1[^\n]*$", blank, text, flags=re.S | re.M)
+
+
+def without_code(text):
+    """The text with fenced blocks and inline code spans blanked out (a link in code is not one)."""
+    return re.sub(r"(`+)(?:(?!\1).)+?\1", blank, without_fences(text))
+
+
+def slug(heading):
+    """GitHub's anchor for a heading: its text (a link's text, no code marks), lowercase, every
+    character but letters, digits, spaces, `-` and `_` dropped, spaces to `-`."""
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", heading)
+    text = re.sub(r"<[^>]+>", "", text)
+    return re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
+
+
+def anchors(page):
+    """Every #fragment a page has: its headings' slugs (a repeated one gets -1, -2, …) and
+    explicit <a id=…> anchors."""
+    found, seen = set(), {}
+    for match in HEADING.finditer(without_fences(page.read_text())):
+        base = slug(match.group(2))
+        count = seen.get(base, 0)
+        seen[base] = count + 1
+        found.add(base if count == 0 else f"{base}-{count}")
+    found.update(ANCHOR.findall(page.read_text()))
+    return found
+
+
+def links(page):
+    """(line, target) for every relative link of the page."""
+    text = without_code(page.read_text())
+    return [
+        (text.count("\n", 0, match.start()) + 1, match.group(1))
+        for match in LINK.finditer(text)
+        if not re.match(r"^[a-z][a-z0-9+.-]*:", match.group(1), re.I)
+    ]
+
+
+def broken_links(pages):
+    problems = []
+    for page in pages:
+        for line, target in links(page):
+            path, _, fragment = target.partition("#")
+            file = (page.parent / path).resolve() if path else page
+            where = f"{page.relative_to(ROOT) if page.is_relative_to(ROOT) else page.name}:{line}: ({target})"
+            if not file.exists():
+                problems.append(f"{where} no such file")
+            elif fragment and file.suffix == ".md" and fragment not in anchors(file):
+                problems.append(f"{where} no heading with the anchor #{fragment} in {file.name}")
+    return problems
+
+
+def test_relative_links_point_to_files_and_headings():
+    problems = broken_links(PAGES)
+    assert not problems, "broken links:\n" + "\n".join(problems)
+
+
+def test_the_link_check_can_fail(tmp_path):
+    (tmp_path / "other.md").write_text("# The `verify` command [MODEL…]\n\n## Same\n\n## Same\n")
+    page = tmp_path / "page.md"
+    page.write_text(
+        "[a](other.md#the-verify-command-model) [b](other.md#same-1) [c](#here)\n\n## Here\n\n"
+        "`[not a link](missing.md)`\n\n```\n[nor this](missing.md)\n```\n"
+        "[d](missing.md) [e](other.md#nowhere) [f](https://example.com/x#y)\n"
+    )
+    problems = broken_links([page])
+    assert len(problems) == 2, problems
+    assert "(missing.md) no such file" in problems[0] and "#nowhere" in problems[1]
