@@ -10,7 +10,7 @@ package enum ResponseName: String, Sendable, CaseIterable {
   case goodNewPassword, badNewPassword
   case correctAnswer, wrongAnswer, failingAnswer
   case networkFault, expiredSession
-  /// Issue 12: a documented error no other class names, a 5xx, an unreadable body; and a fault
+  /// Faults: a documented error no other class names, a 5xx, an unreadable body; and a fault
   /// on the request that prepares the next step once Cognito took the answer.
   case serviceError, setupFault
   /// AssociateSoftwareToken refused with a documented error once Cognito took the answer.

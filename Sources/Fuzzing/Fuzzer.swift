@@ -186,9 +186,9 @@ package struct Fuzzer: Sendable {
     ],
     ["pool.authFlow": "userAuth", "pool.preferredFirstFactor": "SMS_OTP", "user.phone": "false"],
     ["pool.authFlow": "customWithoutSRP"],
-    // Issue 12: a new password that leads to TOTP setup (AssociateSoftwareToken after the answer).
+    // A new password that leads to TOTP setup (AssociateSoftwareToken after the answer).
     ["user.status": "forceChangePassword", "pool.mfa": "required", "pool.totp": "true", "pool.email": "false"],
-    // Issue 11: a username with no user, with and without PreventUserExistenceErrors.
+    // A username with no user, with and without PreventUserExistenceErrors.
     ["user.exists": "false", "user.status": "confirmed"],
     [
       "user.exists": "false", "user.status": "confirmed", "pool.preventUserExistenceErrors": "true",

@@ -3,7 +3,7 @@ import SignInModel
 /// A model whose one configuration walks a long linear chain of states: each code counts
 /// `flow.n` up by one until `length`, where the right code reaches done and a wrong one restarts. The state
 /// graph is a path of `length + 2` states, the worst shape for a search that proves one
-/// call at a time (issue 14: Z3 took 16 s at 20 and minutes at 50).
+/// call at a time (Z3 once took 16 s at 20 and minutes at 50).
 package enum CounterChain {
   /// The model's YAML; `verifies` is the factor the password marks (`mfa` breaks
   /// `noFactorSkipped`, since done then follows without a first factor).

@@ -1,5 +1,5 @@
 /// The nesting depth of JSON text, found without parsing, so that a file of 100,000 `[` is
-/// refused before a recursive parser could overflow the stack (issue 14, counterexample files).
+/// refused before a recursive parser could overflow the stack (hostile counterexample files).
 public enum JSONNesting {
   /// The deepest any file the tool reads may nest arrays and objects.
   public static let maxDepth = 200

@@ -60,7 +60,7 @@ struct BackwardFixpoint {
   /// With `frontier`, `update` gives only the predecessors of the sets it is given, and is
   /// given only what the last iteration added (the states a bad case is exactly k calls
   /// away from): the new set is the old one or those. Substituting into the last layer rather
-  /// than the whole set keeps the formulas small on long chains (issue 14: a 50-state chain).
+  /// than the whole set keeps the formulas small on long chains (a 50-state chain).
   /// It is the same least fixpoint: once a layer adds nothing new, no later layer can.
   private func solve(
     initial: [Z3Term], assumption: Z3Term, earliest: Bool = false, frontier: Bool = false,
@@ -94,7 +94,7 @@ struct BackwardFixpoint {
     if earliest, let answer = try badStart(current) { return answer }
     // With `frontier`, the sets only grow: a second solver keeps "not yet in the set" for each
     // step as assertions added once per layer (`selector` names the step), so a check costs
-    // one layer, not the whole set (issue 14: on a 200-state chain the sets hold 200 layers).
+    // one layer, not the whole set (on a 200-state chain the sets hold 200 layers).
     let growth = try Z3Solver(context)
     let selector = context.intConstant("fixpoint step")
     func exclude(_ sets: [Z3Term]) {
@@ -146,7 +146,7 @@ struct BackwardFixpoint {
 
   /// `formula` simplified, with each conjunction's equalities `x = numeral` substituted into
   /// its other parts (`Z3Context.propagatingEqualities`): equivalent, and on a long chain no
-  /// larger than one call's set, where `simplify` alone kept every guard passed (issue 14).
+  /// larger than one call's set, where `simplify` alone kept every guard passed (long chains).
   func tidy(_ formula: Z3Term) -> Z3Term {
     context.simplify(context.propagatingEqualities(context.simplify(formula)))
   }

@@ -1,6 +1,6 @@
 import Dispatch
 
-/// Deterministic and wall-clock bounds on one property's fixpoints (issue 14: a 200-state chain
+/// Deterministic and wall-clock bounds on one property's fixpoints (a 200-state chain
 /// ran for an hour): past either, the property is UNKNOWN with the limit and its option named.
 /// `--rlimit` bounds each solver query; these bound the iterations and the `simplify` calls
 /// between queries, which `--rlimit` does not see.

@@ -6,7 +6,7 @@ extension Z3Context {
   ///
   /// Z3's `simplify` rewrites each atom on its own, so a backward image taken by substitution
   /// keeps every guard it passed: after k calls along a chain the set is `n = 50 - k` beside
-  /// k bounds it implies, and the sets grow with the square of the chain (issue 14). With the
+  /// k bounds it implies, and the sets grow with the square of the chain (long-chain models). With the
   /// equality substituted those bounds become `true` and the set stays the size of one call.
   package func propagatingEqualities(_ term: Z3Term) -> Z3Term {
     var memo: [UInt32: Z3Term] = [:]

@@ -5,7 +5,7 @@ import ModelChecking
 import SignInModel
 
 extension Bench {
-  /// The figures before the speed work (issue 12 item 7), all on this 2-core AMD EPYC under
+  /// The figures before the fuzzer's speed work, all on this 2-core AMD EPYC under
   /// other engineers' load: `bench` at 9ce3b31 (wall-clock seconds, README of that commit),
   /// `fuzz --seed 1 --runs 20000 --jobs 1` at 47cb7ad (CPU seconds, 2026 model only) and
   /// `bench --fuzzer` at 79c82bc (CPU seconds; before the constrained configuration generator).

@@ -157,7 +157,7 @@ struct Bench: AsyncParsableCommand {
           te, tz,
           te / baseTimes!.0, tz / baseTimes!.1, proven ? "" : "  (not all proven)"))
     }
-    // Issue 14: a long linear chain of states, one call each (`CounterChain`).
+    // A long linear chain of states, one call each (`CounterChain`).
     print()
     print("Z3 on a linear chain of N states (CounterChain), every property")
     for length in [20, 50, 200] {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 14, counterexample files: hostile case files given to `replay` and `graph --trace` are
+/// Counterexample files: hostile case files given to `replay` and `graph --trace` are
 /// refused with exit 2 (a bad file) or 64 (a path that is not a file) and the file named,
 /// never a signal or a hang. The cases are the ones the sweep recorded in CHANGELOG.md ran.
 @Suite("Hostile counterexample files for replay and graph --trace")

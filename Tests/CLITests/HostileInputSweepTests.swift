@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 14, second sweep: hostile files given to the commands that landed after the issue
+/// Second sweep: hostile files given to the commands that landed after the first sweep
 /// (`scenarios`, `graph --trace`, `docs`) are refused at once with the file named, never read
 /// forever or hung on: a FIFO, a directory, a device, an alias bomb.
 @Suite("Hostile files for scenarios, graph --trace and docs")

@@ -5,7 +5,7 @@ import SignInModel
 import SimulatedCognito
 import Testing
 
-/// Issue 12: the models' fault classes (`serviceError`, `setupFault`, `networkFault` on the
+/// The models' fault classes (`serviceError`, `setupFault`, `networkFault` on the
 /// second request) as the harness gives them to the reference client on the simulated pool.
 @Suite("Faults on any request: documented errors, 5xx, unreadable bodies, the second request")
 struct FaultTests {

@@ -5,9 +5,9 @@ import Scenarios
 import SignInModel
 import Testing
 
-/// Issue 11: each new behaviour, on the simulated pool with the reference client, call by call
+/// Cognito fidelity: each new behaviour, on the simulated pool with the reference client, call by call
 /// against the 2026 model (the harness compares every call with the model's outcome).
-@Suite("Issue 11 behaviours on the simulated pool")
+@Suite("Cognito fidelity behaviours on the simulated pool")
 struct FidelityPoolTests {
   static let model = Result { try ModelLoader.load(file: "models/2026-all-platforms.yaml") }
 

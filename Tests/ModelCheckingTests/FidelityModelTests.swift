@@ -3,9 +3,9 @@ import ModelChecking
 import SignInModel
 import Testing
 
-/// Issue 11 on the shipped models: the remembered-device exemption of noFactorSkipped is
+/// Cognito fidelity on the shipped models: the remembered-device exemption of noFactorSkipped is
 /// exactly as wide as the pool's suppression, and MFA in custom flows is checked.
-@Suite("Issue 11 behaviours under the invariants")
+@Suite("Cognito fidelity behaviours under the invariants")
 struct FidelityModelTests {
   static let file = "models/2026-all-platforms.yaml"
 

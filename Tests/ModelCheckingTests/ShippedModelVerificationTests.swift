@@ -18,8 +18,8 @@ struct ShippedModelVerificationTests {
   @Test("the 2023 model's state space is pinned")
   func pinnedSize() throws {
     let report = ExplicitChecker(model: try ModelLoader.load(file: Self.files[0])).check()
-    // 10,560 / 252 / 4,614 before issue 11's unknown user, remembered devices and customMfa;
-    // 38,023 states before issue 12's serviceError and setupFault response classes.
+    // 10,560 / 252 / 4,614 before the unknown user, remembered devices and customMfa;
+    // 38,023 states before the serviceError and setupFault response classes.
     #expect(report.statistics.configurations == 535_392)
     // 866 / 40,576 before the policy: its requirement reads the user's MFA types at done.
     #expect(report.statistics.configurationClasses == 890)
@@ -51,7 +51,7 @@ struct ShippedModelVerificationTests {
         "signIn(correctPassword) -> confirmSignInWithCustomChallenge",
         "confirmSignIn(failingAnswer) -> error NotAuthorizedException",
         // After the failed define trigger the flow goes on: here by a status exception that the
-        // Swift client reports as the resetPassword step (issue 11), three calls like correctAnswer.
+        // Swift client reports as the resetPassword step, three calls like correctAnswer.
         "confirmSignIn(statusResetRequired) -> resetPassword",
       ])
     #expect(!report.allHold)

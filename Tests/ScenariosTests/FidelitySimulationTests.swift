@@ -3,7 +3,7 @@ import Scenarios
 import SignInModel
 import Testing
 
-/// Issue 11 on the model through `simulate`'s session: per-platform rule outcomes and the
+/// Cognito fidelity behaviours on the model through `simulate`'s session: per-platform rule outcomes and the
 /// client calls (a new signIn, signOut) the model states under `clientCalls:`.
 @Suite("Per-platform outcomes and client calls in simulate")
 struct FidelitySimulationTests {

@@ -3,10 +3,10 @@ import Foundation
 import SignInClient
 import Testing
 
-/// Issue 11 over HTTP against moto: the behaviours the models gained where moto implements
+/// Cognito fidelity over HTTP against moto: the behaviours the models gained where moto implements
 /// them. Each moto difference is named (docs/guide/fuzzing.md "Checked against a real Cognito-compatible
 /// server: moto") and the test asserts what moto does.
-@Suite("Issue 11 against moto's Cognito server", .serialized)
+@Suite("Cognito fidelity against moto's Cognito server", .serialized)
 struct MotoFidelityTests {
   /// The TOTP code for `secret` at the fixed time moto reads.
   static func code(_ secret: String) throws -> String {

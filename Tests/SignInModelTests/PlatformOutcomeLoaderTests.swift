@@ -1,7 +1,7 @@
 import SignInModel
 import Testing
 
-/// `platforms:` on rules and the top-level `clientCalls:` (issue 11).
+/// `platforms:` on rules and the top-level `clientCalls:`.
 @Suite("Per-platform rule outcomes and client calls in the model file")
 struct PlatformOutcomeLoaderTests {
   static func withPlatforms(_ entry: String) -> String {

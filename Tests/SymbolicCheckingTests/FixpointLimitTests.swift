@@ -3,7 +3,7 @@ import SignInModel
 import SymbolicChecking
 import Testing
 
-/// Issue 14: a fixpoint that does not converge within its limits ends the property with
+/// A fixpoint that does not converge within its limits ends the property with
 /// UNKNOWN and the limit named, instead of running for an hour.
 @Suite("Z3 fixpoints stop at their limits with UNKNOWN")
 struct FixpointLimitTests {

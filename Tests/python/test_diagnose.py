@@ -1,4 +1,4 @@
-"""`signin-spec diagnose` on the recording fixtures (issue 24).
+"""`signin-spec diagnose` on the recording fixtures.
 
 For every NAME.expect.json under Tests/Fixtures/recordings/ (recorded: scripts/record.py; edited:
 scripts/edit-recording.py; reference/: Cognito's documented examples, by hand), runs
@@ -61,7 +61,7 @@ def _diagnose_exists():
 
 
 if not _diagnose_exists() and os.environ.get("SIGNIN_SPEC_DIAGNOSE_REQUIRED") != "1":
-    pytest.skip(f"{BIN} has no diagnose subcommand yet (issue 24)", allow_module_level=True)
+    pytest.skip(f"{BIN} has no diagnose subcommand", allow_module_level=True)
 
 
 def kind_of(path):
