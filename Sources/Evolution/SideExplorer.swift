@@ -124,6 +124,8 @@ struct SideExplorer {
         search.behaviour.offered[s, default: []].insert(c.option)
       }
     }
+    // The step-in-a-state id is the same for every transition out of this state.
+    var stateHere = -1
     for stepResponse in step.responses {
       for (next, rule) in try resolve(stepResponse.rules, valuation) {
         let target: Int?
@@ -140,8 +142,8 @@ struct SideExplorer {
           outcomeID = restartOutcome
         }
         if let named = ruleOutcomes[rule.line] { outcomeID = named }
-        let code = vocabulary.code(
-          step: stateID(s, search.states[here]), response: responseIDs[stepResponse.response], outcome: outcomeID)
+        if stateHere < 0 { stateHere = stateID(s, search.states[here]) }
+        let code = vocabulary.code(step: stateHere, response: responseIDs[stepResponse.response], outcome: outcomeID)
         if search.behaviour.transitions.insert(code).inserted { search.behaviour.transitionSource[code] = here }
         guard let target else { continue }
         let key = pack(step: target, next)

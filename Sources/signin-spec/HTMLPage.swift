@@ -8,14 +8,15 @@ import SymbolicChecking
 /// Writes the HTML report of `verify --html` and `report --html`.
 enum HTMLPage {
   static func write(
-    _ reports: [CheckReport], proofs: [ProofReport], platform: String?, fuzzRuns: [FuzzRun] = [],
+    _ reports: [CheckReport], proofs: [ProofReport], lint: [[LintWarning]]? = nil, platform: String?,
+    fuzzRuns: [FuzzRun] = [],
     diffs: [ModelDiff] = [], to file: String
   ) throws {
     var warnedMissingDot = false
-    let models = reports.map { report in
+    let models = reports.enumerated().map { k, report in
       HTMLReport.ModelResult(
         report: report, proof: proofs.first { $0.model === report.model },
-        lint: Linter(model: report.model).warnings())
+        lint: lint.map { $0[k] } ?? Linter(model: report.model).warnings())
     }
     var page = HTMLReport(models: models, platform: platform, toolVersion: SignInSpec.version) { dot in
       do { return try Graphviz.svg(dot) } catch {

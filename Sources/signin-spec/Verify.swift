@@ -139,17 +139,24 @@ struct Verify: ParsableCommand {
             + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
       }
     }
-    // Lint warnings the models do not acknowledge (standard error for JSON, so it stays one document).
+    // Every lint warning, computed beside the explicit search; those the models do not
+    // acknowledge print before the verdicts (standard error for JSON, so it stays one document).
+    let lint = Background { models.map { Linter(model: $0).warnings() } }
     var lintWarnings = 0
-    for model in models {
-      let open = Linter(model: model).warnings().filter { $0.acknowledged == nil }
-      lintWarnings += open.count
-      for w in open {
-        let line = "\(w.location): warning: [\(w.rule)] \(w.target): \(w.message)"
-        if format == .text { print(line) } else { printError(line) }
+    var lintPrinted = false
+    func printLint() {
+      if lintPrinted { return }
+      lintPrinted = true
+      for warnings in lint.wait() {
+        let open = warnings.filter { $0.acknowledged == nil }
+        lintWarnings += open.count
+        for w in open {
+          let line = "\(w.location): warning: [\(w.rule)] \(w.target): \(w.message)"
+          if format == .text { print(line) } else { printError(line) }
+        }
       }
+      if lintWarnings > 0 && format == .text { print() }
     }
-    if lintWarnings > 0 && format == .text { print() }
     let selection = try PropertySelection.resolve(
       invariantNames: invariantNames, propertyNames: propertyNames, models: models)
     var reports: [CheckReport] = []
@@ -200,6 +207,7 @@ struct Verify: ParsableCommand {
             }
           }
       }
+      printLint()
       if let report {
         reports.append(report)
         if let proof, report.incomplete == nil, !EngineAgreement.disagreements(report, proof).isEmpty {
@@ -214,6 +222,7 @@ struct Verify: ParsableCommand {
         print()
       }
     }
+    printLint()
     if engines == .z3 {
       if proofs.contains(where: { $0.results.contains { Self.isViolation($0.verdict) } }) {
         throw ExitStatus.violation
@@ -234,7 +243,7 @@ struct Verify: ParsableCommand {
         throw ExitStatus.usage
       }
     }
-    if let html { try HTMLPage.write(reports, proofs: proofs, platform: platform, to: html) }
+    if let html { try HTMLPage.write(reports, proofs: proofs, lint: lint.wait(), platform: platform, to: html) }
     if let save { try saveCounterexamples(reports, to: save) }
     if let junit {
       do {
