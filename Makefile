@@ -9,7 +9,7 @@ BUILD_FLAGS ?= -c release -Xswiftc -enable-testing
 BIN = .build/release/signin-spec
 JUNIT ?= .build/verify.junit.xml
 
-.PHONY: corpus corpus-check verify test test-long test-times test-build bench bench-serve bench-adapters adapter-findings build deps moto python-tools clean graphs graphviz ci-tools lint-ci format format-check browser fuzz-loader mitmproxy voice-example bench-scale command-reference
+.PHONY: corpus corpus-check verify test test-long test-times test-build bench bench-serve bench-adapters adapter-findings build deps moto python-tools clean graphs graphviz ci-tools lint-ci format format-check browser fuzz-loader mitmproxy voice-example bench-scale bench-compare command-reference
 
 MODELS = $(wildcard models/*.yaml)
 DEBUG_BIN = .build/debug/signin-spec
@@ -190,6 +190,12 @@ bench: build bench-scale
 	  $(BIN) lint models/2026-all-platforms.yaml > /dev/null
 	@/usr/bin/time -f "prove, the 13 built-in invariants only: %e s wall, %U s user, %S s sys" $(BIN) prove \
 	  $(foreach i,$(BUILTIN_INVARIANTS),--invariant $(i)) > /dev/null
+
+## The figures of `make bench` side by side with a baseline binary in the same run
+## (scripts/bench-compare.py): `make bench-compare BASELINE_BIN=../baseline/.build/release/signin-spec`.
+bench-compare: build
+	@test -n "$(BASELINE_BIN)" || { echo "error: give BASELINE_BIN=PATH (a signin-spec built from an earlier commit)" >&2; exit 64; }
+	python3 scripts/bench-compare.py "$(BASELINE_BIN)" $(BIN)
 
 ## `signin-spec serve` under load (scripts/serve-load.py): USER_PASSWORD_AUTH and SRP with TOTP
 ## MFA sign-ins from 1 and 8 clients, 500 sign-ins or 60 s per run (about 100 s in all), each run on
