@@ -419,6 +419,26 @@ public struct SymbolicChecker: Sendable {
       }
       if !matters { shown[i] = Assignment(variable: model.variables[i].name, value: nil) }
     }
+    // One flip at a time misses a variable whose other values the constraints allow only
+    // together with another freed variable's (pool.mfa = off needs no device suppression):
+    // the freed variables are checked together by the explicit engine over every
+    // configuration they span. Its trace's own configuration then names the variables that
+    // trace reads; where the trace differs, every variable keeps Z3's value.
+    let freed = model.configurationIndices.filter { $0 < shown.count && shown[$0].value == nil }
+    if !freed.isEmpty {
+      var partial = configuration
+      for i in freed { partial[i] = unassigned }
+      if let joint = trace(partial), joint.steps == found.steps {
+        // By name, in the order `found` lists them (the search may list them in another order).
+        var jointValues: [String: String?] = [:]
+        for a in joint.configuration { jointValues[a.variable] = a.value }
+        shown = found.configuration.map { a in
+          Assignment(variable: a.variable, value: jointValues[a.variable] ?? a.value)
+        }
+      } else {
+        shown = found.configuration
+      }
+    }
     return .violated(
       Counterexample(
         invariant: found.invariant, message: found.message, configuration: shown, steps: found.steps,

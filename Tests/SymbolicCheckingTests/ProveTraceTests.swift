@@ -73,12 +73,17 @@ struct ProveTraceTests {
     }
     let shown = found.configuration.filter { $0.value != nil }
     #expect(shown.count < model.configurationCount, "\(name): every variable is shown")
+    // A pair of runs is a trace of the product model (`left.X`, `right.X`): the region below is
+    // the single model's, so only single runs are replayed here (pairs: SpecificationStrengthTests).
+    if found.pairedSteps != nil { return }
     // The shown values fixed, every other variable free: the explicit engine's shortest
     // violation over that region is as long as Z3's trace (Z3's own choice lies in it).
     var partial = [Int](repeating: unassigned, count: model.configurationCount)
-    for (i, assignment) in found.configuration.enumerated() {
+    for assignment in found.configuration {
       guard let value = assignment.value else { continue }
-      partial[i] = try #require(
+      let i = try #require(model.variableIndex(named: assignment.variable))
+      let k = try #require(model.configurationIndices.firstIndex(of: i))
+      partial[k] = try #require(
         model.variables[i].domain.values.first { model.variables[i].domain.render($0) == value })
     }
     let report = ExplicitChecker(model: model, jobs: 1).check(invariants: [invariant], configuration: partial)
@@ -87,5 +92,87 @@ struct ProveTraceTests {
       return
     }
     #expect(other.length == found.length, "\(name)")
+  }
+
+  /// The explicit engine on every configuration the "any value" variables of `c` span (the
+  /// shown values fixed, each combination the constraints allow): the first where the
+  /// violation has other calls or is gone, or nil. Regions above 4,096 configurations are not
+  /// enumerated (nil).
+  static func differingConfiguration(_ model: SignInModel, _ c: Counterexample) throws -> String? {
+    var values = [Int](repeating: unassigned, count: model.variables.count)
+    var free: [Int] = []
+    for a in c.configuration {
+      let i = try #require(model.variableIndex(named: a.variable))
+      if let text = a.value {
+        values[i] = try #require(
+          model.variables[i].domain.values.first { model.variables[i].domain.render($0) == text })
+      } else {
+        free.append(i)
+      }
+    }
+    let domains = free.map { model.variables[$0].domain.values }
+    guard domains.reduce(1, { $0 * $1.count }) <= 4096 else { return nil }
+    let checker = ExplicitChecker(model: model, jobs: 1)
+    var combination = [Int](repeating: 0, count: free.count)
+    while true {
+      for (k, i) in free.enumerated() { values[i] = domains[k][combination[k]] }
+      if model.constraints.allSatisfy({ $0.expr.evaluatePartially(values) != 0 }) {
+        let configuration = model.configurationIndices.map { values[$0] }
+        let verdict = checker.check(invariants: [c.invariant], configuration: configuration).results.first?.verdict
+        let steps: [TraceStep]?
+        if case .violated(let other)? = verdict { steps = other.steps } else { steps = nil }
+        if steps != c.steps {
+          return (steps == nil ? "no violation" : "other calls") + " under "
+            + free.map { "\(model.variables[$0].name) = \(model.variables[$0].domain.render(values[$0]))" }
+            .joined(separator: ", ")
+        }
+      }
+      // The next combination, or done.
+      var k = 0
+      while k < free.count {
+        combination[k] += 1
+        if combination[k] < domains[k].count { break }
+        combination[k] = 0
+        k += 1
+      }
+      if k == free.count { return nil }
+    }
+  }
+
+  @Test(
+    "every value an 'any value' variable may take gives the same calls (a value the constraints allow only together with another freed variable's included)",
+    arguments: ["docs/guide/examples/device-2026.yaml", "docs/guide/examples/smsoffer-2026.yaml"])
+  func anyValueMeansAny(file: String) throws {
+    let model = try ModelLoader.load(file: file)
+    let invariant: Invariant = file.contains("device") ? .noFactorSkipped : .offersAreUsable
+    guard
+      case .violated(let found)? = SymbolicChecker(model: model).prove(invariants: [invariant]).results.first?.verdict
+    else {
+      Issue.record("\(file): \(invariant.rawValue) is not violated")
+      return
+    }
+    // pool.mfa decides whether MFA is asked at all: it can never be left free here.
+    #expect(found.configuration.first { $0.variable == "pool.mfa" }?.value != nil)
+    #expect(found.configuration.contains { $0.value == nil }, "\(file): nothing is left free")
+    #expect(try Self.differingConfiguration(model, found) == nil)
+  }
+
+  @Test("the any-value check finds a variable wrongly left free")
+  func anyValueCheckCanFail() throws {
+    let model = try ModelLoader.load(file: "docs/guide/examples/device-2026.yaml")
+    guard
+      case .violated(let found)? = SymbolicChecker(model: model).prove(invariants: [.noFactorSkipped]).results.first?
+        .verdict
+    else {
+      Issue.record("noFactorSkipped is not violated")
+      return
+    }
+    // Freeing pool.mfa, as one flip at a time used to: with MFA off nothing requires a factor.
+    let loosened = Counterexample(
+      invariant: found.invariant, message: found.message,
+      configuration: found.configuration.map {
+        $0.variable == "pool.mfa" ? Assignment(variable: $0.variable, value: nil) : $0
+      }, steps: found.steps, loopStartsAt: found.loopStartsAt)
+    #expect(try Self.differingConfiguration(model, loosened) != nil)
   }
 }
