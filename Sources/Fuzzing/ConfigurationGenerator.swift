@@ -37,7 +37,6 @@ package struct ConfigurationGenerator: Sendable {
   /// The biases as (position, value) pairs of the model's variables.
   let biases: [[(position: Int, value: Int)]]
   let variableCount: Int
-  let firstConstraintLine: Int
   /// Rejection-sampling tries before the search.
   package var rejectionTries = 8
   /// Assignments a search may make before it gives up (`ConfigurationError.searchLimit`).
@@ -53,7 +52,6 @@ package struct ConfigurationGenerator: Sendable {
     variableCount = model.variables.count
     let constraints = model.constraints.map(\.expr)
     self.constraints = constraints
-    firstConstraintLine = model.constraints.first?.line ?? 0
     var position = [Int: Int]()
     for (p, i) in order.enumerated() { position[i] = p }
     let reads = constraints.map { $0.variables.compactMap { position[$0] } }
@@ -171,7 +169,9 @@ package struct ConfigurationGenerator: Sendable {
     unconstrained.checksCoverage = false
     var rng = SplitMix64(seed: 0)
     if try unconstrained.search([Int](repeating: unassigned, count: order.count), &rng) == nil {
-      return .unsatisfiable(firstConstraintLine: firstConstraintLine)
+      let clash = ConstraintCounter.conflict(in: model) ?? Array(model.constraints.indices.prefix(1))
+      return .unsatisfiable(
+        lines: clash.map { model.constraints[$0].line }, texts: clash.map { model.constraints[$0].text })
     }
     return .notCovered
   }

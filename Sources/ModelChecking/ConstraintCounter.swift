@@ -70,6 +70,27 @@ public struct ConstraintCounter: Sendable {
     return nil
   }
 
+  /// Constraints no configuration satisfies together, none of which can be left out (indices
+  /// into `model.constraints`, in order; found by leaving each out in turn), or nil when the
+  /// constraints have a solution or cannot be counted. Tells a model's author which of their
+  /// constraints clash instead of pointing at the first one.
+  public static func conflict(in model: SignInModel) -> [Int]? {
+    let counter = ConstraintCounter(model: model)
+    let config = [Int](repeating: unassigned, count: model.configurationIndices.count)
+    func satisfiable(_ set: [Int]) -> Bool? {
+      do {
+        return try counter.count(set.map { model.constraints[$0].expr }, variables: [], config: config).0 > 0
+      } catch { return nil }
+    }
+    var core = Array(model.constraints.indices)
+    guard satisfiable(core) == false else { return nil }
+    for c in model.constraints.indices {
+      let without = core.filter { $0 != c }
+      if satisfiable(without) == false { core = without }
+    }
+    return core
+  }
+
   func firstValue(_ v: Int) -> Int { domains[v].values.first ?? 0 }
 
   /// The unassigned variables `e` reads, in index order (the order the enumeration assigns them).

@@ -131,10 +131,10 @@ struct Fuzz: AsyncParsableCommand {
   }
 
   /// Prints why no configuration can be drawn and gives the exit status: 2 when the model's
-  /// constraints have no solution (naming the first constraint's line), 4 otherwise.
+  /// constraints have no solution (at the line of the first constraint that clashes), 4 otherwise.
   func refuse(_ problem: ConfigurationError) -> ExitCode {
-    if case .unsatisfiable(let line) = problem {
-      printError("\(model):\(line): error: \(problem)")
+    if case .unsatisfiable(let lines, _) = problem {
+      printError("\(model):\(lines.first ?? 1): error: \(problem)")
       return ExitStatus.badModel
     }
     printError("\(model): error: \(problem)")

@@ -18,13 +18,16 @@ struct FuzzConfigurationCommandTests {
     return (path, header + 2)
   }
 
-  @Test("constraints with no solution: exit 2, file:line of the first constraint, no case run")
+  @Test("constraints with no solution: exit 2, file:line and text of the constraint that rules them out, no case run")
   func unsatisfiable() throws {
     let (path, line) = try Self.model(adding: "pool.mfa == off && pool.mfa != off")
     defer { try? FileManager.default.removeItem(atPath: path) }
     let run = try CommandLineTests.run(["fuzz", "--model", path, "--runs", "10", "--seed", "1", "--no-save"])
     #expect(run.status == 2)
-    #expect(run.stderr.contains("\(path):\(line): error: no configuration satisfies the model's constraints"))
+    #expect(
+      run.stderr.contains(
+        "\(path):\(line): error: no configuration satisfies the model's constraints: the constraint at line \(line) "
+          + "(\"pool.mfa == off && pool.mfa != off\") rules every one out; nothing to fuzz"))
     #expect(!run.stdout.contains("transition coverage"))
   }
 

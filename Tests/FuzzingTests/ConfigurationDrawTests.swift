@@ -81,17 +81,41 @@ struct ConfigurationDrawTests {
     return try ModelLoader.load(yaml: marked, file: "unsat.yaml")
   }
 
-  @Test("constraints no configuration satisfies are an error naming the first constraint's line, not the defaults")
+  @Test(
+    "constraints no configuration satisfies are an error naming the constraint that rules them out, not the defaults")
   func unsatisfiable() async throws {
     let model = try Self.constrained("pool.mfa == off && pool.mfa != off")
     let fuzzer = Fuzzer(executor: CaseExecutor(model: model))
-    #expect(fuzzer.configurationProblem == .unsatisfiable(firstConstraintLine: model.constraints[0].line))
+    #expect(
+      fuzzer.configurationProblem
+        == .unsatisfiable(lines: [model.constraints[0].line], texts: ["pool.mfa == off && pool.mfa != off"]))
     var rng = SplitMix64(seed: 1)
     #expect(throws: ConfigurationError.self) {
       try ConfigurationGenerator(harness: Harness(model: model), biases: Fuzzer.biases).draw(&rng)
     }
     let summary = await fuzzer.run(seed: 1, indices: 0..<10, deadline: nil)
     #expect(summary.cases == 0 && summary.configurationProblem != nil)
+  }
+
+  @Test("two constraints that clash only together are both named, and no other")
+  func clashingPair() throws {
+    // `pool.totp` and, later among the model's own constraints, one that rules out TOTP: each
+    // alone has solutions.
+    let text = try String(contentsOfFile: "models/2023-swift.yaml", encoding: .utf8)
+    let marked = text.replacingOccurrences(
+      of: "constraints:\n",
+      with: "constraints:\n  - \"pool.totp\"\n  - \"pool.mfa == off\"\n  - \"pool.mfa == off => !pool.totp\"\n")
+    let model = try ModelLoader.load(yaml: marked, file: "clash.yaml")
+    let clash = try #require(ConstraintCounter.conflict(in: model))
+    #expect(clash == [0, 1, 2])
+    let original = try ModelLoader.load(file: "models/2023-swift.yaml")
+    #expect(ConstraintCounter.conflict(in: original) == nil)
+    let two = try ModelLoader.load(
+      yaml: text.replacingOccurrences(
+        of: "constraints:\n",
+        with: "constraints:\n  - \"pool.totp\"\n  - \"user.status == confirmed\"\n  - \"!pool.totp\"\n"),
+      file: "clash.yaml")
+    #expect(ConstraintCounter.conflict(in: two) == [0, 2])
   }
 
   @Test("constraints that only configurations the harness cannot run satisfy are an error too")
