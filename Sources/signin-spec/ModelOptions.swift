@@ -45,7 +45,10 @@ struct ModelOptions: ParsableArguments {
   }
 }
 
+/// Writes a line to standard error after what standard output holds so far, so the two keep
+/// their order where they go to the same pipe or file (standard output is buffered there).
 func printError(_ text: String) {
+  fflush(nil)  // every output stream: standard output is the one that holds data
   FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
