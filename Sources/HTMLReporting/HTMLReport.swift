@@ -33,6 +33,10 @@ public struct HTMLReport {
   public var toolVersion: String
   /// Turns DOT into SVG (Graphviz's `dot -Tsvg`); nil when it cannot, and the page says so.
   public var drawSVG: (String) -> String?
+  /// Diagrams with more steps than this are not drawn (Graphviz's layout of thousands of
+  /// nodes takes minutes and the picture says nothing); the page says so instead.
+  public var maxDiagramSteps = HTMLReport.defaultMaxDiagramSteps
+  public static let defaultMaxDiagramSteps = 400
 
   public init(
     models: [ModelResult], platform: String? = nil, toolVersion: String, drawSVG: @escaping (String) -> String?
@@ -127,7 +131,7 @@ public struct HTMLReport {
     html.add("<h3 id=\"\(id)-flow\">Flow</h3>")
     let diagram = FlowDiagram(model: model, platform: platform)
     figure(
-      DotRenderer.render(diagram, idPrefix: "\(id)_flow_"),
+      diagram, prefix: "\(id)_flow_",
       label: "Flow diagram of \(model.name): steps grouped by phase, edges labelled with responses",
       into: &html)
     html.add("<h3 id=\"\(id)-lint\">Lint warnings</h3>")
@@ -253,7 +257,7 @@ public struct HTMLReport {
     html.add("<p class=\"now\" aria-live=\"polite\">All \(calls) calls: the path is drawn in red.</p>")
     html.add("</div>")
     figure(
-      DotRenderer.render(diagram, idPrefix: prefix),
+      diagram, prefix: prefix,
       label: "The flow under this configuration, the counterexample's path in red", into: &html)
     html.add("<ol class=\"calls\">")
     for (i, step) in c.steps.prefix(calls).enumerated() {
@@ -294,7 +298,14 @@ public struct HTMLReport {
   }
 
   /// A diagram as inline SVG in a scrollable, focusable region; a note when it cannot be drawn.
-  private func figure(_ dot: String, label: String, into html: inout HTMLLines) {
+  private func figure(_ diagram: FlowDiagram, prefix: String, label: String, into html: inout HTMLLines) {
+    if maxDiagramSteps > 0 && diagram.nodes.count > maxDiagramSteps {
+      html.add(
+        "<p class=\"v-warn\">The diagram is not drawn: \(diagram.nodes.count) steps, more than "
+          + "--max-diagram-steps (\(maxDiagramSteps)).</p>")
+      return
+    }
+    let dot = DotRenderer.render(diagram, idPrefix: prefix)
     guard let svg = drawSVG(dot), let start = svg.range(of: "<svg") else {
       html.add(
         "<p class=\"v-warn\">The diagram is not drawn: Graphviz's <code>dot</code> is not available "

@@ -9,7 +9,7 @@ import SymbolicChecking
 enum HTMLPage {
   static func write(
     _ reports: [CheckReport], proofs: [ProofReport], lint: [[LintWarning]]? = nil, platform: String?,
-    fuzzRuns: [FuzzRun] = [],
+    maxDiagramSteps: Int = HTMLReport.defaultMaxDiagramSteps, fuzzRuns: [FuzzRun] = [],
     diffs: [ModelDiff] = [], to file: String
   ) throws {
     var warnedMissingDot = false
@@ -27,6 +27,7 @@ enum HTMLPage {
         return nil
       }
     }
+    page.maxDiagramSteps = maxDiagramSteps
     page.fuzzRuns = fuzzRuns
     page.diffs = diffs
     do { try SafeFile.write(Data(page.render().utf8), to: file) } catch {

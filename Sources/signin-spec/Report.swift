@@ -55,12 +55,18 @@ struct Report: ParsableCommand {
       "Add what changed from this older model (a file or REV:PATH) to the one MODEL given.", valueName: "old"))
   var diffFrom: String?
 
+  @Option(
+    name: .customLong("max-diagram-steps"),
+    help: "Diagrams of more steps than this are not drawn (0 for no limit).")
+  var maxDiagramSteps: Int = HTMLReport.defaultMaxDiagramSteps
+
   @Option(help: "Worker threads for the explicit search (1 to 256; default: the number of cores).")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
   func validate() throws {
     try OptionChecks.range(jobs, 1...OptionChecks.maxJobs, "--jobs")
     try OptionChecks.output(html, "--html")
+    try OptionChecks.range(maxDiagramSteps, 0...Int.max, "--max-diagram-steps")
     if html.isEmpty { throw ValidationError("--html: the file name is empty") }
     if diffFrom != nil && modelOptions.models.count != 1 {
       throw ValidationError("--diff OLD compares OLD with one model: give exactly one MODEL")
@@ -113,7 +119,9 @@ struct Report: ParsableCommand {
         if report.incomplete == nil, !EngineAgreement.disagreements(report, proof).isEmpty { disagreement = true }
       }
     }
-    try HTMLPage.write(reports, proofs: proofs, platform: platform, fuzzRuns: runs, diffs: diffs, to: html)
+    try HTMLPage.write(
+      reports, proofs: proofs, platform: platform, maxDiagramSteps: maxDiagramSteps, fuzzRuns: runs, diffs: diffs,
+      to: html)
     print("wrote \(html): \(TextReport.summary(reports))")
     if disagreement {
       printError(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Evolution
 import Foundation
 import Fuzzing
+import HTMLReporting
 import ModelChecking
 import Reporting
 import SafeFiles
@@ -49,6 +50,11 @@ struct Verify: ParsableCommand {
       "Also write a self-contained HTML page (verdicts, diagrams, counterexamples stepped call by call) to this file.",
       valueName: "file"))
   var html: String?
+
+  @Option(
+    name: .customLong("max-diagram-steps"),
+    help: "With --html: diagrams of more steps than this are not drawn (0 for no limit).")
+  var maxDiagramSteps: Int = HTMLReport.defaultMaxDiagramSteps
 
   @Option(help: "Show step names as this platform calls them (swift, js, android, flutter).")
   var platform: String?
@@ -104,6 +110,7 @@ struct Verify: ParsableCommand {
     try OptionChecks.output(junit, "--junit")
     try OptionChecks.output(sarif, "--sarif")
     try OptionChecks.output(html, "--html")
+    try OptionChecks.range(maxDiagramSteps, 0...Int.max, "--max-diagram-steps")
     if engines == .z3 && format != .text {
       throw ValidationError("--format \(format.rawValue) needs the explicit engine (--engines both or explicit)")
     }
@@ -243,7 +250,10 @@ struct Verify: ParsableCommand {
         throw ExitStatus.usage
       }
     }
-    if let html { try HTMLPage.write(reports, proofs: proofs, lint: lint.wait(), platform: platform, to: html) }
+    if let html {
+      try HTMLPage.write(
+        reports, proofs: proofs, lint: lint.wait(), platform: platform, maxDiagramSteps: maxDiagramSteps, to: html)
+    }
     if let save { try saveCounterexamples(reports, to: save) }
     if let junit {
       do {

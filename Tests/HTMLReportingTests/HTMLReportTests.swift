@@ -2,6 +2,7 @@ import Diagrams
 import Evolution
 import Foundation
 import ModelChecking
+import ModelTestSupport
 import SignInModel
 import Testing
 
@@ -130,5 +131,26 @@ struct HTMLReportTests {
     #expect(html.contains("<section id=\"diff0\""))
     #expect(html.contains("<th scope=\"row\">changed</th>"))
     #expect(html.contains("on failingAnswer"))
+  }
+
+  @Test("a diagram above --max-diagram-steps is not drawn, and Graphviz is never asked for it")
+  func bigDiagram() throws {
+    let model = SyntheticModels.scaled(try ModelLoader.load(file: "models/2023-swift.yaml"), factor: 8)
+    let report = ExplicitChecker(model: model, jobs: 1).check(invariants: [.deterministic])
+    nonisolated(unsafe) var asked = 0
+    var page = HTMLReport(
+      models: [.init(report: report, proof: nil, lint: [])], toolVersion: "test",
+      drawSVG: { _ in
+        asked += 1
+        return "<svg></svg>"
+      })
+    page.maxDiagramSteps = 20
+    let html = page.render()
+    #expect(asked == 0)
+    #expect(html.contains("The diagram is not drawn:"))
+    #expect(html.contains("more than --max-diagram-steps (20)"))
+    page.maxDiagramSteps = 0
+    _ = page.render()
+    #expect(asked == 1)
   }
 }
