@@ -117,6 +117,8 @@ public struct TransitionSystem: Sendable {
   public let model: SignInModel
   public private(set) var branches: [Branch] = []
   public private(set) var ambiguities: [Ambiguity] = []
+  /// Per step, the indices in `branches` of its branches (contiguous: a step's are made together).
+  public private(set) var branchRanges: [Range<Int>] = []
   /// `decisions[step][k]` is the rule list of `model.steps[step].responses[k]` (empty for
   /// terminal steps); its leaves are exactly the branches of that step and response.
   public private(set) var decisions: [[Decision]] = []
@@ -159,6 +161,8 @@ public struct TransitionSystem: Sendable {
       return values
     }
     for (s, step) in model.steps.enumerated() {
+      let first = branches.count
+      defer { branchRanges.append(first..<branches.count) }
       var perResponse: [Decision] = []
       if !step.isTerminal {
         for stepResponse in step.responses {
@@ -184,6 +188,9 @@ public struct TransitionSystem: Sendable {
     branchCheckCodes = branchChecks.map { $0.map { CompiledExpr($0.condition) } }
     propertyChecks = compileProperties()
   }
+
+  /// The branches of `step`, in `branches` order.
+  public func branches(from step: Int) -> ArraySlice<Branch> { branches[branchRanges[step]] }
 
   private mutating func flatten(
     _ rules: [Rule], step: Int, response: Int, place: String, prefix: [Expr], effects: [Int: Expr],

@@ -27,6 +27,8 @@ struct BackwardFixpoint {
   let maxIterations: Int
   /// Started when the fixpoint is made: each property's fixpoints get their own budget.
   let clock: FixpointLimits.Clock
+  /// `tidy`'s equality propagation results, shared by this fixpoint's iterations.
+  let propagation = PropagationMemo()
 
   var model: SignInModel { session.model }
   var context: Z3Context { session.context }
@@ -41,11 +43,12 @@ struct BackwardFixpoint {
     self.clock = FixpointLimits.Clock(limits: session.limits)
   }
 
-  private var flowConstants: [Z3Term] { model.flowIndices.map { state[$0]! } }
+  private var flowConstants: [Z3Term] { session.flowConstants }
 
-  private func after(_ formula: Z3Term, _ branch: TransitionSystem.Branch) -> Z3Term {
-    let post = encoding.postFlow(branch, state)
-    return context.substitute(formula, flowConstants, model.flowIndices.map { post[$0]! })
+  /// `formula` (over the state at the branch's target) after `branch`, over its pre-state;
+  /// `memo` shares the substitution between branches with the same effects in one iteration.
+  private func after(_ formula: Z3Term, _ branch: TransitionSystem.Branch, _ memo: Substitutions) -> Z3Term {
+    memo.substitute(formula, flowConstants, session.postFlow(branch), in: context)
   }
 
   /// Iterates `update` from `initial` to the least fixpoint, then asks whether a valid
@@ -64,7 +67,7 @@ struct BackwardFixpoint {
   /// It is the same least fixpoint: once a layer adds nothing new, no later layer can.
   private func solve(
     initial: [Z3Term], assumption: Z3Term, earliest: Bool = false, frontier: Bool = false,
-    startIsBad: (Z3Term) -> Z3Term, update: ([Z3Term], Int) -> Z3Term
+    startIsBad: (Z3Term) -> Z3Term, update: ([Z3Term], Int, Substitutions) -> Z3Term
   ) throws(Z3Error) -> Answer {
     let solver = try Z3Solver(context)
     solver.assert(context.and(model.variables.indices.map { encoding.inDomain($0, state[$0]!) }))
@@ -83,10 +86,7 @@ struct BackwardFixpoint {
       case .unsatisfiable: return nil
       case .unknown(let reason): return .unknown(reason)
       case .satisfiable:
-        return .violated(
-          configuration: model.configurationIndices.map {
-            solver.integerValue(of: state[$0]!) ?? model.variables[$0].domain.values[0]
-          })
+        return .violated(configuration: try encoding.firstConfiguration(solver, state))
       }
     }
     var current = initial
@@ -107,15 +107,23 @@ struct BackwardFixpoint {
       growth.assert(encoding.validConfiguration(state))
       exclude(initial)
     }
+    // A step's new set reads only its branches' targets' sets: where those are the very terms
+    // of the last iteration, so is its result (Z3 shares equal terms, and `update` and `tidy`
+    // are deterministic), and it is not made again.
+    let steps = StepResults(session.targets)
     for iteration in 1...max(1, maxIterations) {
       if let spent = clock.spent(after: iteration - 1) { return .unknown(spent) }
       var added: [Z3Term] = []
+      let memo = Substitutions()
+      let inputs = frontier ? layer : current
       for s in model.steps.indices {
-        added.append(tidy(update(frontier ? layer : current, s)))
+        added.append(steps.result(s, inputs, in: context) { tidy(update(inputs, s, memo)) })
         if let spent = clock.spent(after: iteration - 1) { return .unknown(spent) }
       }
       let grew: Z3Result
-      if frontier {
+      if !frontier, zip(added, current).allSatisfy({ context.id(of: $0) == context.id(of: $1) }) {
+        grew = .unsatisfiable  // every set is the term it was: nothing grew
+      } else if frontier {
         growth.push()
         growth.assert(
           context.or(model.steps.indices.map { context.and([context.equal(selector, context.int($0)), added[$0]]) }))
@@ -148,7 +156,7 @@ struct BackwardFixpoint {
   /// its other parts (`Z3Context.propagatingEqualities`): equivalent, and on a long chain no
   /// larger than one call's set, where `simplify` alone kept every guard passed (long chains).
   func tidy(_ formula: Z3Term) -> Z3Term {
-    context.simplify(context.propagatingEqualities(context.simplify(formula)))
+    context.simplify(context.propagatingEqualities(formula, memo: propagation))
   }
 
   /// Is this state predicate (a condition per step, over the configuration and the flow)
@@ -160,11 +168,11 @@ struct BackwardFixpoint {
     return try solve(
       initial: initial, assumption: assumption ?? context.bool(true), earliest: true, frontier: true,
       startIsBad: { $0 }
-    ) { layer, s in
+    ) { layer, s, memo in
       var ways: [Z3Term] = []
-      for branch in encoding.system.branches where branch.step == s {
+      for branch in encoding.system.branches(from: s) {
         guard let target = branch.target else { continue }
-        ways.append(context.and([conditions.enabled(branch, state), after(layer[target], branch)]))
+        ways.append(context.and([session.enabled(branch), after(layer[target], branch, memo)]))
       }
       return context.or(ways)
     }
@@ -173,13 +181,14 @@ struct BackwardFixpoint {
   /// Does every path from signIn reach done or a restart, under every valid configuration?
   func allPathsEnd() throws(Z3Error) -> Answer {
     let initial = model.steps.map { context.bool($0.isTerminal) }
-    return try solve(initial: initial, assumption: context.bool(true), startIsBad: { context.not($0) }) { current, s in
+    return try solve(initial: initial, assumption: context.bool(true), startIsBad: { context.not($0) }) {
+      current, s, memo in
       if model.steps[s].isTerminal { return context.bool(true) }
-      let branches = encoding.system.branches.filter { $0.step == s }
-      let some = context.or(branches.map { conditions.enabled($0, state) })
+      let branches = encoding.system.branches(from: s)
+      let some = context.or(branches.map { session.enabled($0) })
       let every = branches.map { branch -> Z3Term in
         guard let target = branch.target else { return context.bool(true) }
-        return context.or([context.not(conditions.enabled(branch, state)), after(current[target], branch)])
+        return context.or([context.not(session.enabled(branch)), after(current[target], branch, memo)])
       }
       return context.and([some] + every)
     }
@@ -192,13 +201,57 @@ struct BackwardFixpoint {
     return try solve(
       initial: initial, assumption: encoding.boolTerm(model.canSignIn ?? .true, state), frontier: true,
       startIsBad: { context.not($0) }
-    ) { layer, s in
+    ) { layer, s, memo in
       var ways: [Z3Term] = []
-      for branch in encoding.system.branches where branch.step == s {
+      for branch in encoding.system.branches(from: s) {
         guard let target = branch.target else { continue }
-        ways.append(context.and([conditions.enabled(branch, state), after(layer[target], branch)]))
+        ways.append(context.and([session.enabled(branch), after(layer[target], branch, memo)]))
       }
       return context.or(ways)
     }
+  }
+}
+
+/// Substitutions of one fixpoint iteration, by formula and replacement: branches with the same
+/// target and the same effects ask the same one (the terms are kept, so their ids stay theirs).
+final class Substitutions {
+  private struct Key: Hashable {
+    let formula: UInt32
+    let replacements: [UInt32]
+  }
+  private var done: [Key: (formula: Z3Term, result: Z3Term)] = [:]
+
+  func substitute(_ formula: Z3Term, _ from: [Z3Term], _ to: [Z3Term], in context: Z3Context) -> Z3Term {
+    let key = Key(formula: context.id(of: formula), replacements: to.map { context.id(of: $0) })
+    if let known = done[key] { return known.result }
+    let result = context.substitute(formula, from, to)
+    done[key] = (formula, result)
+    return result
+  }
+}
+
+/// Each step's last result and the sets it was made from (kept, so their ids stay theirs).
+final class StepResults {
+  private let targets: [[Int]]
+  private var last: [(inputs: [Z3Term], result: Z3Term)?]
+
+  /// `targets[s]`: the steps whose sets step `s`'s result reads.
+  init(_ targets: [[Int]]) {
+    self.targets = targets
+    last = Array(repeating: nil, count: targets.count)
+  }
+
+  /// Step `s`'s result for `sets`: the last one when its targets' sets are the same terms,
+  /// else `make()`.
+  func result(_ s: Int, _ sets: [Z3Term], in context: Z3Context, make: () -> Z3Term) -> Z3Term {
+    let inputs = targets[s].map { sets[$0] }
+    if let last = last[s],
+      last.inputs.elementsEqual(inputs, by: { context.id(of: $0) == context.id(of: $1) })
+    {
+      return last.result
+    }
+    let result = make()
+    last[s] = (inputs, result)
+    return result
   }
 }

@@ -123,9 +123,7 @@ struct BoundedSearch {
       let result = try path.solver.check()
       defer { path.solver.pop() }
       if result == .satisfiable {
-        return model.configurationIndices.map {
-          path.solver.integerValue(of: path.config[$0]!) ?? model.variables[$0].domain.values[0]
-        }
+        return try path.encoding.firstConfiguration(path.solver, path.config)
       }
       if case .unknown = result { return nil }
     }

@@ -73,7 +73,7 @@ extension SymbolicChecker {
           (
             branch.step,
             c.and([
-              f.conditions.enabled(branch, f.state), f.encoding.boolTerm(check.predicate.afterBranch[b], f.state),
+              f.session.enabled(branch), f.encoding.boolTerm(check.predicate.afterBranch[b], f.state),
               c.not(f.encoding.boolTerm(target.afterBranch[b], f.state)), c.not(reaches),
             ])
           ))
@@ -98,7 +98,7 @@ struct PropertyFixpoint {
   let fixpoint: BackwardFixpoint
   var context: Z3Context { fixpoint.context }
   var model: SignInModel { fixpoint.model }
-  private var flowConstants: [Z3Term] { model.flowIndices.map { fixpoint.state[$0]! } }
+  private var flowConstants: [Z3Term] { fixpoint.session.flowConstants }
 
   /// The flow at its initial values.
   var initialFlow: Z3Term {
@@ -107,8 +107,7 @@ struct PropertyFixpoint {
 
   /// `formula` (over the state at the branch's target) after `branch`, over its pre-state.
   func after(_ formula: Z3Term, _ branch: TransitionSystem.Branch) -> Z3Term {
-    let post = fixpoint.encoding.postFlow(branch, fixpoint.state)
-    return context.substitute(formula, flowConstants, model.flowIndices.map { post[$0]! })
+    context.substitute(formula, flowConstants, fixpoint.session.postFlow(branch))
   }
 
   /// `formula` at signIn's initial flow.
@@ -128,7 +127,7 @@ struct PropertyFixpoint {
       result.append(
         (
           branch.step,
-          context.and([fixpoint.conditions.enabled(branch, fixpoint.state), term(condition.afterBranch[b])])
+          context.and([fixpoint.session.enabled(branch), term(condition.afterBranch[b])])
         ))
     }
     return result
@@ -159,16 +158,14 @@ struct PropertyFixpoint {
     let byStep = Dictionary(grouping: branches.indices) { branches[$0].step }
     // What does not change between iterations is encoded once (Z3 shares equal terms, so the
     // formulas are the same as when they were encoded in every iteration).
-    let enabled = branches.map { fixpoint.conditions.enabled($0, state) }
+    let enabled = branches.map { fixpoint.session.enabled($0) }
     let holdsAfter = branches.indices.map { encoding.boolTerm(condition.afterBranch[$0], state) }
     let flow = flowConstants
-    let postFlow = branches.map { branch in
-      let post = encoding.postFlow(branch, state)
-      return model.flowIndices.map { post[$0]! }
-    }
+    let postFlow = branches.map { fixpoint.session.postFlow($0) }
+    let results = StepResults(fixpoint.session.targets)
     for iteration in 1...max(1, fixpoint.maxIterations) {
       if let spent = fixpoint.clock.spent(after: iteration - 1) { return .unknown(spent) }
-      let next = model.steps.indices.map { s -> Z3Term in
+      func make(_ s: Int) -> Z3Term {
         if model.steps[s].isTerminal { return context.bool(false) }
         let indices = byStep[s] ?? []
         let some = context.or(indices.map { enabled[$0] })
@@ -179,10 +176,17 @@ struct PropertyFixpoint {
         }
         return fixpoint.tidy(context.and([some] + every))
       }
-      solver.push()
-      solver.assert(context.or(model.steps.indices.map { context.and([next[$0], context.not(current[$0])]) }))
-      let grew = try solver.check()
-      solver.pop()
+      let inputs = current
+      let next = model.steps.indices.map { s in results.result(s, inputs, in: context) { make(s) } }
+      let grew: Z3Result
+      if zip(next, current).allSatisfy({ context.id(of: $0) == context.id(of: $1) }) {
+        grew = .unsatisfiable  // every set is the term it was: nothing grew
+      } else {
+        solver.push()
+        solver.assert(context.or(model.steps.indices.map { context.and([next[$0], context.not(current[$0])]) }))
+        grew = try solver.check()
+        solver.pop()
+      }
       current = next
       switch grew {
       case .satisfiable: continue
@@ -205,10 +209,7 @@ struct PropertyFixpoint {
     case .unsatisfiable: return .none
     case .unknown: return .some(nil)
     case .satisfiable:
-      return .some(
-        model.configurationIndices.map {
-          solver.integerValue(of: state[$0]!) ?? model.variables[$0].domain.values[0]
-        })
+      return .some(try fixpoint.encoding.firstConfiguration(solver, state))
     }
   }
 }

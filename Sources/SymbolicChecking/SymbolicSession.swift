@@ -29,6 +29,33 @@ final class SymbolicSession {
   /// share one fixpoint.
   var everyPathReachesCache: [[Expr]: (sets: [Z3Term], iterations: Int)] = [:]
 
+  /// Per branch (by identity): whether it can be taken and the flow after it, over `state`;
+  /// encoded once per session instead of once per fixpoint iteration and property.
+  private var branchTerms: [ObjectIdentifier: (enabled: Z3Term, post: [Z3Term])] = [:]
+
+  private func terms(of branch: TransitionSystem.Branch) -> (enabled: Z3Term, post: [Z3Term]) {
+    if let known = branchTerms[ObjectIdentifier(branch)] { return known }
+    let post = encoding.postFlow(branch, state)
+    let terms = (conditions.enabled(branch, state), model.flowIndices.map { post[$0]! })
+    branchTerms[ObjectIdentifier(branch)] = terms
+    return terms
+  }
+
+  /// `InvariantConditions.enabled(branch, state)`, encoded once.
+  func enabled(_ branch: TransitionSystem.Branch) -> Z3Term { terms(of: branch).enabled }
+
+  /// The flow variables after `branch` over `state`, in `model.flowIndices` order, encoded once.
+  func postFlow(_ branch: TransitionSystem.Branch) -> [Z3Term] { terms(of: branch).post }
+
+  /// Per step, the steps its branches lead to (each once, in order).
+  private(set) lazy var targets: [[Int]] = model.steps.indices.map { s in
+    var seen = Set<Int>()
+    return encoding.system.branches(from: s).compactMap(\.target).filter { seen.insert($0).inserted }
+  }
+
+  /// The flow constants of `state`, in `model.flowIndices` order.
+  private(set) lazy var flowConstants: [Z3Term] = model.flowIndices.map { state[$0]! }
+
   init(model: SignInModel, system: TransitionSystem, timeoutMilliseconds: UInt32, resourceLimit: UInt32) throws(Z3Error)
   {
     self.model = model

@@ -1,5 +1,12 @@
 import CZ3
 
+/// Results of `propagatingEqualities` by term, for later calls; each term is kept, so its id
+/// stays its own.
+package final class PropagationMemo {
+  var results: [UInt32: (term: Z3Term, result: Z3Term)] = [:]
+  package init() {}
+}
+
 extension Z3Context {
   /// `term` with each conjunction's equalities `x = numeral` (x a constant) substituted into
   /// the conjunction's other parts, then simplified: an equivalent formula.
@@ -8,14 +15,15 @@ extension Z3Context {
   /// keeps every guard it passed: after k calls along a chain the set is `n = 50 - k` beside
   /// k bounds it implies, and the sets grow with the square of the chain (long-chain models). With the
   /// equality substituted those bounds become `true` and the set stays the size of one call.
-  package func propagatingEqualities(_ term: Z3Term) -> Z3Term {
-    var memo: [UInt32: Z3Term] = [:]
-    return propagate(term, &memo)
+  ///
+  /// `memo` keeps the results of earlier calls (a fixpoint's iterations share most subterms).
+  package func propagatingEqualities(_ term: Z3Term, memo: PropagationMemo = PropagationMemo()) -> Z3Term {
+    propagate(term, memo)
   }
 
-  private func propagate(_ term: Z3Term, _ memo: inout [UInt32: Z3Term]) -> Z3Term {
+  private func propagate(_ term: Z3Term, _ memo: PropagationMemo) -> Z3Term {
     let id = Z3_get_ast_id(raw, term.raw)
-    if let done = memo[id] { return done }
+    if let done = memo.results[id] { return done.result }
     guard Z3_get_ast_kind(raw, term.raw) == Z3_APP_AST, let app = Z3_to_app(raw, term.raw) else { return term }
     let kind = Z3_get_decl_kind(raw, Z3_get_app_decl(raw, app))
     guard [Z3_OP_AND, Z3_OP_OR, Z3_OP_NOT, Z3_OP_IMPLIES].contains(kind) else { return term }
@@ -23,7 +31,7 @@ extension Z3Context {
     var parts: [Z3Term] = []
     for i in 0..<count {
       guard let arg = Z3_get_app_arg(raw, app, i) else { return term }
-      parts.append(propagate(self.term(arg), &memo))
+      parts.append(propagate(self.term(arg), memo))
     }
     let result: Z3Term
     switch kind {
@@ -32,7 +40,7 @@ extension Z3Context {
     case Z3_OP_NOT: result = not(parts[0])
     default: result = implies(parts[0], parts[1])
     }
-    memo[id] = result
+    memo.results[id] = (term, result)
     return result
   }
 

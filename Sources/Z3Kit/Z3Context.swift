@@ -2,8 +2,8 @@ import CZ3
 import Foundation
 
 /// Z3 4.8.12's query timers are not safe when several threads run timed queries at once
-/// (a test run hung inside libz3 with two); every timed call takes this lock, so Z3 queries
-/// in one process run one at a time.
+/// (a test run hung inside libz3 with two); Spacer's queries, the only ones still timed by Z3
+/// (solver queries are timed by `Z3Watchdog`), take this lock, so they run one at a time.
 private let timedCallLock = NSLock()
 
 /// The version of the linked Z3 library, e.g. "4.8.12.0".
@@ -64,6 +64,8 @@ package func z3SetGlobalParameter(_ name: String, _ value: String) {
 /// it (terms, relations, solvers) stay on the thread that created them.
 package final class Z3Context {
   let raw: Z3_context
+  /// The time limit of each solver query on this context, kept by `Z3Watchdog`.
+  let timeoutMilliseconds: UInt32?
   /// The literal `false`, standing in for a term Z3 failed to make (its error is recorded).
   private let falseLiteral: Z3_ast
 
@@ -73,9 +75,6 @@ package final class Z3Context {
   /// - Throws: `Z3Error` when Z3 cannot make one (out of memory).
   package init(timeoutMilliseconds: UInt32? = nil, resourceLimit: UInt32 = 0) throws(Z3Error) {
     guard let config = Z3_mk_config() else { throw Z3Error(code: -1, message: "Z3_mk_config failed") }
-    if let timeoutMilliseconds {
-      Z3_set_param_value(config, "timeout", String(timeoutMilliseconds))
-    }
     if resourceLimit > 0 {
       Z3_set_param_value(config, "rlimit", String(resourceLimit))
     }
@@ -91,6 +90,7 @@ package final class Z3Context {
       throw Z3Error(code: -1, message: "Z3_mk_false failed")
     }
     Z3_inc_ref(context, falseLiteral)
+    self.timeoutMilliseconds = timeoutMilliseconds
     raw = context
     self.falseLiteral = falseLiteral
   }
@@ -161,8 +161,15 @@ package final class Z3Context {
     return self.term(Z3_mk_sub(raw, 2, args))
   }
 
-  /// Z3's simplifier.
-  package func simplify(_ term: Z3Term) -> Z3Term { self.term(Z3_simplify(raw, term.raw)) }
+  /// Z3's identifier of `term`: equal terms of one context have the same, while they live.
+  package func id(of term: Z3Term) -> UInt32 { Z3_get_ast_id(raw, term.raw) }
+
+  /// Z3's simplifier, within the query time limit (past it Z3 records an error, which the
+  /// next query throws).
+  package func simplify(_ term: Z3Term) -> Z3Term {
+    guard let timeoutMilliseconds else { return self.term(Z3_simplify(raw, term.raw)) }
+    return self.term(Z3Watchdog.shared.run(raw, milliseconds: timeoutMilliseconds) { Z3_simplify(raw, term.raw) }.0)
+  }
 
   /// `term` with each constant in `from` replaced by the term at the same index in `to`.
   package func substitute(_ term: Z3Term, _ from: [Z3Term], _ to: [Z3Term]) -> Z3Term {
@@ -274,14 +281,21 @@ package final class Z3Solver {
   /// - Throws: `Z3Error` when Z3 reported an error on this context since the last query.
   package func check() throws(Z3Error) -> Z3Result {
     try context.throwIfFailed()
-    timedCallLock.lock()
-    let answer = Z3_solver_check(context.raw, raw)
-    timedCallLock.unlock()
+    let answer: Z3_lbool
+    var interrupted = false
+    if let milliseconds = context.timeoutMilliseconds {
+      (answer, interrupted) = Z3Watchdog.shared.run(context.raw, milliseconds: milliseconds) {
+        Z3_solver_check(context.raw, raw)
+      }
+    } else {
+      answer = Z3_solver_check(context.raw, raw)
+    }
     if let error = context.takeError() {
-      // A time limit or the memory cap cancels the query through the error handler too.
+      // The memory cap cancels the query through the error handler too.
       if answer == Z3_L_UNDEF { return .unknown(reason: error.message) }
       throw error
     }
+    if interrupted, answer == Z3_L_UNDEF { return .unknown(reason: "timeout") }
     switch answer {
     case Z3_L_TRUE: return .satisfiable
     case Z3_L_FALSE: return .unsatisfiable
