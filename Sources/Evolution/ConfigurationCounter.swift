@@ -27,17 +27,54 @@ public final class ConfigurationCounter {
     sides.flatMap { s in space.sides[s].model.constraints.map { Predicate(side: s, expr: $0.expr) } }
   }
 
-  /// A count's fixed part, prepared once: the predicates, what each reads, and their memo keys.
+  /// A count's fixed part, prepared once: the predicates, what each reads, their memo keys, and
+  /// what does not depend on the class: each joint variable's values the member sides allow,
+  /// the predicates grouped by the variables they share, and the predicates that read none.
   public final class Query {
     let members: [Int]
     let predicates: [Predicate]
     let reads: [[Int]]
     let keys: [Int]
-    init(members: [Int], predicates: [Predicate], reads: [[Int]], keys: [Int]) {
+    let allowed: [[Int]]
+    /// Groups of predicates (by index) sharing variables, each with the variables they read, sorted.
+    let groups: [(members: [Int], vars: [Int])]
+    /// Joint variables no predicate reads.
+    let uncovered: [Int]
+    /// Predicates that read no joint variable.
+    let constant: [Int]
+    init(members: [Int], predicates: [Predicate], reads: [[Int]], keys: [Int], space: JointSpace) {
       self.members = members
       self.predicates = predicates
       self.reads = reads
       self.keys = keys
+      let n = space.count
+      allowed = (0..<n).map { j in
+        space.values[j].indices.filter { v in members.allSatisfy { space.sides[$0].allowed[j][v] } }
+      }
+      var parent = Array(0..<n)
+      func find(_ x: Int) -> Int {
+        var x = x
+        while parent[x] != x { x = parent[x] }
+        return x
+      }
+      for r in reads where r.count > 1 { for j in r.dropFirst() { parent[find(j)] = find(r[0]) } }
+      var byRoot: [Int: [Int]] = [:]
+      var constant: [Int] = []
+      for (k, r) in reads.enumerated() {
+        guard let first = r.first else {
+          constant.append(k)
+          continue
+        }
+        byRoot[find(first), default: []].append(k)
+      }
+      var covered = Set<Int>()
+      groups = byRoot.sorted(by: { $0.key < $1.key }).map { _, ks in
+        let vars = Array(Set(ks.flatMap { reads[$0] })).sorted()
+        covered.formUnion(vars)
+        return (ks, vars)
+      }
+      uncovered = (0..<n).filter { !covered.contains($0) }
+      self.constant = constant
     }
   }
 
@@ -48,7 +85,7 @@ public final class ConfigurationCounter {
     let reads: [[Int]] = predicates.map { p in p.expr.variables.compactMap { space.sides[p.side].joint[$0] } }
     let keys = predicates.indices.map { $0 + nextKey }
     nextKey += predicates.count
-    return Query(members: members, predicates: predicates, reads: reads, keys: keys)
+    return Query(members: members, predicates: predicates, reads: reads, keys: keys, space: space)
   }
 
   public func count(_ assignment: [Int], members: [Int], predicates: [Predicate]) -> Double {
@@ -59,37 +96,16 @@ public final class ConfigurationCounter {
   }
 
   public func count(_ assignment: [Int], _ q: Query) -> Double {
-    let members = q.members
     let predicates = q.predicates
     let n = space.count
-    var allowed: [[Int]] = (0..<n).map { j in
-      space.values[j].indices.filter { v in members.allSatisfy { space.sides[$0].allowed[j][v] } }
-    }
+    var allowed = q.allowed
     for j in 0..<n where assignment[j] >= 0 {
       guard allowed[j].contains(assignment[j]) else { return 0 }
       allowed[j] = [assignment[j]]
     }
-    let reads = q.reads
-    var parent = Array(0..<n)
-    func find(_ x: Int) -> Int {
-      var x = x
-      while parent[x] != x { x = parent[x] }
-      return x
-    }
-    for r in reads where r.count > 1 { for j in r.dropFirst() { parent[find(j)] = find(r[0]) } }
-    var groups: [Int: [Int]] = [:]
-    for (k, r) in reads.enumerated() {
-      guard let first = r.first else {
-        if !holds(predicates[k], [Int](repeating: -1, count: n)) { return 0 }
-        continue
-      }
-      groups[find(first), default: []].append(k)
-    }
+    for k in q.constant where !holds(predicates[k], [Int](repeating: -1, count: n)) { return 0 }
     var total = 1.0
-    var covered = Set<Int>()
-    for (_, members) in groups.sorted(by: { $0.key < $1.key }) {
-      let vars = Array(Set(members.flatMap { reads[$0] })).sorted()
-      covered.formUnion(vars)
+    for (members, vars) in q.groups {
       var key: [Int] = members.map { q.keys[$0] }
       key.append(-1)
       for v in vars {
@@ -137,7 +153,7 @@ public final class ConfigurationCounter {
       total *= c
       if total == 0 { return 0 }
     }
-    for j in 0..<n where !covered.contains(j) { total *= Double(allowed[j].count) }
+    for j in q.uncovered { total *= Double(allowed[j].count) }
     return total
   }
 

@@ -17,6 +17,12 @@ struct DiffAccumulator {
 
   private let oldNames: [String: Set<String>]
   private let oldResponses: Set<String>
+  /// The old model's option sets by name, and every option it names.
+  private let oldSets: [String: Set<String>]
+  private let allOldOptions: Set<String>
+  /// Per transition code: its step id and response when it moves forward (not to its own step,
+  /// an error or a restart), else nil; decoded once per code, not once per class.
+  private var forwardCodes: [Int: (step: String, response: String)?] = [:]
   let vocabulary: Vocabulary
   private var decoded: [Int: TransitionKey] = [:]
 
@@ -36,6 +42,9 @@ struct DiffAccumulator {
     }
     oldNames = names
     oldResponses = Set(old.responses.map(\.name))
+    oldSets = Dictionary(
+      old.optionSets.map { ($0.name, Set($0.options.map(\.name))) }, uniquingKeysWith: { a, _ in a })
+    allOldOptions = Set(old.optionSets.flatMap { $0.options.map(\.name) })
   }
 
   mutating func add(_ c: ExploredClass, nOld: Double, nNew: Double, nBoth: Double) {
@@ -151,17 +160,9 @@ struct DiffAccumulator {
   }
 
   private mutating func checkClients(_ b: SideBehaviour, witness: [(name: String, value: String)], count: Double) {
-    let oldSets = Dictionary(
-      old.optionSets.map { ($0.name, Set($0.options.map(\.name))) }, uniquingKeysWith: { a, _ in a })
-    let allOldOptions = Set(old.optionSets.flatMap { $0.options.map(\.name) })
     var forwardBy: [String: Set<String>] = [:]
     for code in b.transitions {
-      let k = vocabulary.stepResponseOutcome(code)
-      if k.outcome != k.step && !k.outcome.hasPrefix("error ") && k.outcome != "restart"
-        && !k.outcome.hasPrefix("restart ")
-      {
-        forwardBy[k.step, default: []].insert(k.response)
-      }
+      if let forward = forwardStep(code) { forwardBy[forward.step, default: []].insert(forward.response) }
     }
     for s in b.reachedSteps where new.steps[s].kind != .entry {
       let step = new.steps[s]
@@ -217,6 +218,17 @@ struct DiffAccumulator {
         }
       }
     }
+  }
+
+  private mutating func forwardStep(_ code: Int) -> (step: String, response: String)? {
+    if let known = forwardCodes[code] { return known }
+    let k = vocabulary.stepResponseOutcome(code)
+    let forward =
+      k.outcome != k.step && !k.outcome.hasPrefix("error ") && k.outcome != "restart"
+      && !k.outcome.hasPrefix("restart ")
+    let result = forward ? (k.step, k.response) : nil
+    forwardCodes[code] = .some(result)
+    return result
   }
 
   private mutating func record(_ finding: CompatibilityFinding) {

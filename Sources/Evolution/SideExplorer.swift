@@ -13,6 +13,8 @@ struct SideExplorer {
   /// The outcome of each rule that names more than its step: an error, a restart with its
   /// exception, or what platforms report instead (`platforms:`), by the rule's line.
   private var ruleOutcomes: [Int: Int] = [:]
+  /// `ruleOutcomes` as an array indexed by line (-1: none), read per transition.
+  private let ruleOutcomeByLine: [Int]
   /// Mixed-radix packing of the flow variables into one integer.
   private let radices: [Int]
   private let flowSpan: Int
@@ -51,6 +53,9 @@ struct SideExplorer {
       default: break
       }
     }
+    var byLine = [Int](repeating: -1, count: (ruleOutcomes.keys.max() ?? 0) + 1)
+    for (line, outcome) in ruleOutcomes { byLine[line] = outcome }
+    ruleOutcomeByLine = byLine
     var radices: [Int] = []
     var span = 1
     for i in model.flowIndices {
@@ -69,7 +74,7 @@ struct SideExplorer {
     var valuation: [Int]
     var behaviour: SideBehaviour
     var states: [Int] = []
-    var seen: [Int: Int] = [:]
+    var seen = IntTable()
     var index = 0
   }
 
@@ -78,13 +83,13 @@ struct SideExplorer {
       valuation: valuation, behaviour: SideBehaviour(vocabulary: vocabulary, steps: model.steps.count))
     let key = pack(step: 0, valuation)
     search.states = [key]
-    search.seen = [key: 0]
+    _ = search.seen.insert(key, 0)
     return search
   }
 
-  private func pack(step: Int, _ valuation: [Int]) -> Int {
+  private func pack(step: Int, _ valuation: [Int], at offset: Int = 0) -> Int {
     var code = 0
-    for k in flowIndices.indices { code += (valuation[flowIndices[k]] - flowMins[k]) * radices[k] }
+    for k in flowIndices.indices { code += (valuation[offset + flowIndices[k]] - flowMins[k]) * radices[k] }
     return step * flowSpan + code
   }
 
@@ -126,8 +131,19 @@ struct SideExplorer {
     }
     // The step-in-a-state id is the same for every transition out of this state.
     var stateHere = -1
-    for stepResponse in step.responses {
-      for (next, rule) in try resolve(stepResponse.rules, valuation) {
+    // The deciding rules of each response and the valuations after them, in buffers reused for
+    // every response of this state (no array per rule).
+    var matched: [Rule] = []
+    var afters: [Int] = []
+    let width = valuation.count
+    let responses = step.responses
+    for r in responses.indices {
+      let response = responseIDs[responses[r].response]
+      matched.removeAll(keepingCapacity: true)
+      afters.removeAll(keepingCapacity: true)
+      try resolve(responses[r].rules, valuation, &matched, &afters)
+      for m in matched.indices {
+        let rule = matched[m]
         let target: Int?
         var outcomeID: Int
         switch rule.outcome {
@@ -141,14 +157,15 @@ struct SideExplorer {
           target = nil
           outcomeID = restartOutcome
         }
-        if let named = ruleOutcomes[rule.line] { outcomeID = named }
+        if rule.line < ruleOutcomeByLine.count, ruleOutcomeByLine[rule.line] >= 0 {
+          outcomeID = ruleOutcomeByLine[rule.line]
+        }
         if stateHere < 0 { stateHere = stateID(s, search.states[here]) }
-        let code = vocabulary.code(step: stateHere, response: responseIDs[stepResponse.response], outcome: outcomeID)
-        if search.behaviour.transitions.insert(code).inserted { search.behaviour.transitionSource[code] = here }
+        let code = vocabulary.code(step: stateHere, response: response, outcome: outcomeID)
+        if search.behaviour.transitionSource.insert(code, here) { search.behaviour.transitions.insert(code) }
         guard let target else { continue }
-        let key = pack(step: target, next)
-        if search.seen[key] == nil {
-          search.seen[key] = search.states.count
+        let key = pack(step: target, afters, at: m * width)
+        if search.seen.insert(key, search.states.count) {
           search.states.append(key)
           search.behaviour.parents.append((here, code))
         }
@@ -167,25 +184,27 @@ struct SideExplorer {
     return id
   }
 
-  /// Every deciding rule in `valuation` with the valuation after it, following routes (no rule:
-  /// no outcome).
-  private func resolve(_ rules: [Rule], _ valuation: [Int]) throws(UnassignedVariable) -> [([Int], Rule)] {
-    var result: [([Int], Rule)] = []
+  /// Appends every deciding rule in `valuation` to `matched` and the valuation after it to
+  /// `afters` (one valuation's width each), in rule order, following routes (no rule: no outcome).
+  private func resolve(
+    _ rules: [Rule], _ valuation: [Int], _ matched: inout [Rule], _ afters: inout [Int]
+  ) throws(UnassignedVariable) {
     for rule in rules where try rule.guardCode.holds(valuation) {
-      if rule.effects.isEmpty, case .route = rule.outcome {
-      } else if rule.effects.isEmpty {
-        result.append((valuation, rule))
+      if case .route(let r) = rule.outcome {
+        if rule.effectCodes.isEmpty {
+          try resolve(model.routes[r].rules, valuation, &matched, &afters)
+        } else {
+          var next = valuation
+          for (variable, value) in rule.effectCodes { next[variable] = try value.evaluate(valuation) }
+          try resolve(model.routes[r].rules, next, &matched, &afters)
+        }
         continue
       }
-      var next = valuation
-      for (variable, value) in rule.effectCodes { next[variable] = try value.evaluate(valuation) }
-      if case .route(let r) = rule.outcome {
-        result += try resolve(model.routes[r].rules, next)
-      } else {
-        result.append((next, rule))
-      }
+      let start = afters.count
+      afters.append(contentsOf: valuation)
+      for (variable, value) in rule.effectCodes { afters[start + variable] = try value.evaluate(valuation) }
+      matched.append(rule)
     }
-    return result
   }
 
   /// What platforms report instead of a rule's outcome, as the outcome's text shows it

@@ -19,8 +19,6 @@ struct FlowGraph {
     var response: Int
     var outcome: Outcome
     var ruleLines: [Int]
-    /// For each model property k: whether its predicate (slot 2k) and `leadsTo` target (2k+1) hold after it.
-    var marks: [Bool] = []
   }
 
   let system: TransitionSystem
@@ -36,7 +34,16 @@ struct FlowGraph {
   private(set) var parentEdge: [Int] = []
   private(set) var outEdges: [[Int]] = []
   private(set) var edges: [Edge] = []
+  /// Nodes by key: by `FlowPacking` key where the model has one (restarts always here).
   private var index: [NodeKey: Int] = [:]
+  private var packedIndex: [Int: Int] = [:]
+  /// For each edge and model property k: whether its predicate (slot 2k) and `leadsTo` target
+  /// (2k+1) hold after it, `markStride` slots per edge, in one array (not one per edge).
+  private var edgeMarks: [Bool] = []
+  private let markStride: Int
+  /// Per `TransitionSystem.checkedInvariants` slot: violated (for a fact or a safety property)
+  /// or witnessed (a `reachable` property) here, so the per-edge checks hash no invariant name.
+  private var found: [Bool]
 
   /// The first (so shortest) violation found per invariant.
   private(set) var violations: [Invariant: Counterexample] = [:]
@@ -47,7 +54,7 @@ struct FlowGraph {
   private(set) var doneReached = false
   /// The `reachable` model properties whose predicate holds somewhere in this graph.
   private(set) var witnessedProperties: Set<Invariant> = []
-  /// For each model property: its predicate and target at signIn (slots as `Edge.marks`).
+  /// For each model property: its predicate and target at signIn (slots as `edgeMarks`).
   private var initialMarks: [Bool] = []
   /// True when `explore` stopped at its node or depth bound: the graph is a prefix of the class's.
   private(set) var stoppedEarly = false
@@ -55,22 +62,40 @@ struct FlowGraph {
   init(system: TransitionSystem, configuration: [Int]) {
     self.system = system
     self.configuration = configuration
+    markStride = 2 * system.propertyChecks.count
+    found = Array(repeating: false, count: system.checkedInvariants.count)
   }
+
+  /// Whether mark `slot` holds after edge `e` (`edgeMarks`).
+  private func mark(_ e: Int, _ slot: Int) -> Bool { edgeMarks[e * markStride + slot] }
 
   private var flowStart: Int { model.flowIndices.lowerBound }
 
   func valuation(of node: Int) -> [Int] { configuration + keys[node].flow }
 
+  /// The node of `key`, made (as a child of `parent` through `edge`) if new.
   @discardableResult
-  private mutating func node(_ key: NodeKey, parent: Int, edge: Int) -> (Int, Bool) {
-    if let existing = index[key] { return (existing, false) }
+  private mutating func node(_ key: NodeKey, parent: Int, edge: Int) -> Int {
+    if key.step >= 0, let packing = system.flowPacking {
+      let packed = packing.key(step: key.step, key.flow, flowStart: 0)
+      if let existing = packedIndex[packed] { return existing }
+      packedIndex[packed] = keys.count
+    } else {
+      if let existing = index[key] { return existing }
+      index[key] = keys.count
+    }
     let id = keys.count
     keys.append(key)
     depth.append(parent < 0 ? 0 : depth[parent] + 1)
     parentEdge.append(edge)
     outEdges.append([])
-    index[key] = id
-    return (id, true)
+    return id
+  }
+
+  /// The existing node of `step` with the flow of `valuation`, if any (packed models only).
+  private func existingNode(step: Int, _ valuation: [Int]) -> Int? {
+    guard let packing = system.flowPacking else { return nil }
+    return packedIndex[packing.key(step: step, valuation, flowStart: flowStart)]
   }
 
   /// What `process` may change, so a node whose processing read an unassigned variable
@@ -82,6 +107,7 @@ struct FlowGraph {
     var stepsReached: Set<Int>
     var flags: (Bool, Bool, Bool, Bool)
     var witnessedProperties: Set<Invariant>
+    var found: [Bool]
   }
 
   /// Explores every state reachable from `signIn` under this configuration class,
@@ -103,7 +129,7 @@ struct FlowGraph {
       let snapshot = Snapshot(
         nodeCount: keys.count, edgeCount: edges.count, violations: violations, stepsReached: stepsReached,
         flags: (witnessedFailAuthentication, witnessedOffer, witnessedRequiredMFA, doneReached),
-        witnessedProperties: witnessedProperties)
+        witnessedProperties: witnessedProperties, found: found)
       do {
         try process(cursor)
       } catch {
@@ -117,17 +143,25 @@ struct FlowGraph {
   }
 
   private mutating func restore(_ snapshot: Snapshot, processing current: Int) {
-    for key in keys[snapshot.nodeCount...] { index[key] = nil }
+    for key in keys[snapshot.nodeCount...] {
+      if key.step >= 0, let packing = system.flowPacking {
+        packedIndex[packing.key(step: key.step, key.flow, flowStart: 0)] = nil
+      } else {
+        index[key] = nil
+      }
+    }
     keys.removeSubrange(snapshot.nodeCount...)
     depth.removeSubrange(snapshot.nodeCount...)
     parentEdge.removeSubrange(snapshot.nodeCount...)
     outEdges.removeSubrange(snapshot.nodeCount...)
     edges.removeSubrange(snapshot.edgeCount...)
+    edgeMarks.removeSubrange((snapshot.edgeCount * markStride)...)
     outEdges[current] = []
     violations = snapshot.violations
     stepsReached = snapshot.stepsReached
     (witnessedFailAuthentication, witnessedOffer, witnessedRequiredMFA, doneReached) = snapshot.flags
     witnessedProperties = snapshot.witnessedProperties
+    found = snapshot.found
   }
 
   private mutating func process(_ current: Int) throws(UnassignedVariable) {
@@ -202,24 +236,30 @@ struct FlowGraph {
     _ branch: TransitionSystem.Branch, index: Int, from: Int, response: Int, values: [Int]
   ) throws(UnassignedVariable) {
     let after = try branch.apply(to: values)
-    let flow = Array(after[flowStart...])
-    for (offset, value) in flow.enumerated() where !model.variables[flowStart + offset].domain.contains(value) {
-      let variable = model.variables[flowStart + offset]
+    for (variable, _) in branch.orderedEffects where !model.variables[variable].domain.contains(after[variable]) {
       let edge = appendEdge(from: from, to: from, response: response, branch: branch)
       record(
         .staysInDomain, atEdge: edge,
-        "'\(variable.name)' is set to \(value), outside its domain \(variable.domain.spelling)")
+        "'\(model.variables[variable].name)' is set to \(after[variable]), outside its domain "
+          + model.variables[variable].domain.spelling)
       return
     }
-    let key: NodeKey
+    let step: Int
     switch branch.outcome {
-    case .step(let s): key = NodeKey(step: s, reason: "", flow: flow)
-    case .error: key = NodeKey(step: keys[from].step, reason: "", flow: flow)
-    case .restart(let reason): key = NodeKey(step: -1, reason: reason, flow: [])
+    case .step(let s): step = s
+    case .error: step = keys[from].step
+    case .restart: step = -1
     case .route: return  // branches never end in a route
     }
     let edge = appendEdge(from: from, to: -1, response: response, branch: branch)
-    let (target, _) = node(key, parent: from, edge: edge)
+    let target: Int
+    if step >= 0, let known = existingNode(step: step, after) {
+      target = known
+    } else if case .restart(let reason) = branch.outcome {
+      target = node(NodeKey(step: -1, reason: reason, flow: []), parent: from, edge: edge)
+    } else {
+      target = node(NodeKey(step: step, reason: "", flow: Array(after[flowStart...])), parent: from, edge: edge)
+    }
     edges[edge].to = target
     outEdges[from].append(edge)
 
@@ -249,6 +289,7 @@ struct FlowGraph {
 
   private mutating func appendEdge(from: Int, to: Int, response: Int, branch: TransitionSystem.Branch) -> Int {
     edges.append(Edge(from: from, to: to, response: response, outcome: branch.outcome, ruleLines: branch.ruleLines))
+    if markStride > 0 { edgeMarks.append(contentsOf: repeatElement(false, count: markStride)) }
     return edges.count - 1
   }
 
@@ -379,6 +420,7 @@ struct FlowGraph {
   fileprivate mutating func record(_ invariant: Invariant, atNode node: Int, _ message: String, then: TraceStep? = nil)
   {
     guard violations[invariant] == nil else { return }
+    if let slot = system.invariantSlots[invariant] { found[slot] = true }
     violations[invariant] = counterexample(
       invariant, message, edges: path(to: node), loopStart: nil, appending: then.map { [$0] } ?? [])
   }
@@ -393,6 +435,7 @@ struct FlowGraph {
 
   fileprivate mutating func record(_ invariant: Invariant, atEdge edge: Int, _ message: String) {
     guard violations[invariant] == nil else { return }
+    if let slot = system.invariantSlots[invariant] { found[slot] = true }
     violations[invariant] = counterexample(
       invariant, message, edges: path(to: edges[edge].from) + [edge], loopStart: nil)
   }
@@ -466,11 +509,14 @@ struct FlowGraph {
 extension FlowGraph {
   /// Records the state properties of `FactProperties` that being at `step` breaks.
   fileprivate mutating func checkFacts(atNode node: Int, step: Int) throws(UnassignedVariable) {
+    let codes = system.stateCheckCodes[step]
+    guard !codes.isEmpty else { return }
     let values = valuation(of: node)
-    for (check, code) in zip(system.stateChecks[step], system.stateCheckCodes[step])
-    where violations[check.invariant] == nil {
-      if try code.holds(values) {
-        record(check.invariant, atNode: node, FactProperties(model: model).explain(check.invariant, step: step))
+    let slots = system.stateCheckSlots[step]
+    for k in codes.indices where !found[slots[k]] {
+      if try codes[k].holds(values) {
+        let invariant = system.stateChecks[step][k].invariant
+        record(invariant, atNode: node, FactProperties(model: model).explain(invariant, step: step))
       }
     }
   }
@@ -479,12 +525,14 @@ extension FlowGraph {
   fileprivate mutating func checkFacts(
     _ branch: TransitionSystem.Branch, index: Int, edge: Int, values: [Int], after: [Int]
   ) throws(UnassignedVariable) {
-    for (check, code) in zip(system.branchChecks[index], system.branchCheckCodes[index])
-    where violations[check.invariant] == nil {
-      if try code.holds(values) {
-        let message = FactProperties(model: model).explain(
-          check.invariant, branch: branch, before: values, after: after)
-        record(check.invariant, atEdge: edge, message)
+    let codes = system.branchCheckCodes[index]
+    guard !codes.isEmpty else { return }
+    let slots = system.branchCheckSlots[index]
+    for k in codes.indices where !found[slots[k]] {
+      if try codes[k].holds(values) {
+        let invariant = system.branchChecks[index][k].invariant
+        let message = FactProperties(model: model).explain(invariant, branch: branch, before: values, after: after)
+        record(invariant, atEdge: edge, message)
       }
     }
   }
@@ -514,29 +562,35 @@ extension FlowGraph {
 
   /// Evaluates the model properties after `edge` (taking branch `branch` from `values`).
   fileprivate mutating func checkProperties(branch: Int, edge: Int, values: [Int]) throws(UnassignedVariable) {
+    guard markStride > 0 else { return }
     let checks = system.propertyChecks
-    guard !checks.isEmpty else { return }
-    // Indexed, not `for check in checks`: that copies every check (a dozen references) per edge.
-    var marks: [Bool] = []
-    marks.reserveCapacity(2 * checks.count)
+    let constants = system.markConstants
+    let kinds = system.propertyKinds
+    let slots = system.propertySlots
+    let base = edge * markStride
+    let plan = branch * markStride
+    // Indexed, not `for check in checks`: that copies every check (a dozen references) per edge;
+    // a condition that is constant after this branch is not evaluated.
     for k in checks.indices {
-      let holds = try checks[k].predicate.afterBranchCode[branch].holds(values)
-      marks.append(holds)
-      marks.append(try checks[k].target?.afterBranchCode[branch].holds(values) ?? false)
-      switch checks[k].property.kind {
+      let p = constants[plan + 2 * k]
+      let holds = p >= 0 ? p != 0 : try checks[k].predicate.afterBranchCode[branch].holds(values)
+      edgeMarks[base + 2 * k] = holds
+      let t = constants[plan + 2 * k + 1]
+      edgeMarks[base + 2 * k + 1] = t >= 0 ? t != 0 : try checks[k].target!.afterBranchCode[branch].holds(values)
+      switch kinds[k] {
       case .always, .never:
-        if !holds && violations[checks[k].invariant] == nil {
+        if !holds && !found[slots[k]] {
           let message = PropertyMessages.safety(checks[k], afterCalls: depth[edges[edge].from] + 1)
           record(checks[k].invariant, atEdge: edge, message)
         }
       case .reachable:
-        if holds && !witnessedProperties.contains(checks[k].invariant) {
+        if holds && !found[slots[k]] {
+          found[slots[k]] = true
           witnessedProperties.insert(checks[k].invariant)
         }
       case .eventually, .leadsTo, .indistinguishable: break
       }
     }
-    edges[edge].marks = marks
   }
 
   /// A node where a path ends: a restart, a terminal step, or a dead end.
@@ -552,7 +606,7 @@ extension FlowGraph {
     var predecessors = [[Int]](repeating: [], count: keys.count)
     var queue: [Int] = []
     for n in keys.indices where !isEnd(n) {
-      for e in outEdges[n] where !edges[e].marks[slot] {
+      for e in outEdges[n] where !mark(e, slot) {
         open[n] += 1
         predecessors[edges[e].to].append(n)
       }
@@ -579,7 +633,7 @@ extension FlowGraph {
     var seen: [Int: Int] = [start: 0]
     var n = start
     while !isEnd(n) {
-      guard let e = outEdges[n].first(where: { !edges[$0].marks[slot] && !good[edges[$0].to] }) else { break }
+      guard let e = outEdges[n].first(where: { !mark($0, slot) && !good[edges[$0].to] }) else { break }
       path.append(e)
       n = edges[e].to
       if let first = seen[n] { return (path, first) }
@@ -607,7 +661,7 @@ extension FlowGraph {
         if trigger == nil {
           var best: Int? = nil
           for n in keys.indices {
-            for e in outEdges[n] where edges[e].marks[2 * k] && !edges[e].marks[2 * k + 1] && !good[edges[e].to] {
+            for e in outEdges[n] where mark(e, 2 * k) && !mark(e, 2 * k + 1) && !good[edges[e].to] {
               if best == nil || depth[n] < depth[edges[best!].from] { best = e }
             }
           }

@@ -131,6 +131,20 @@ public struct TransitionSystem: Sendable {
   public private(set) var branchCheckCodes: [[CompiledExpr]] = []
   /// The model's own properties (`properties:`), compiled (`PropertyChecks.swift`).
   public private(set) var propertyChecks: [PropertyCheck] = []
+  /// `propertyChecks`' kinds, read per edge without copying each check's property.
+  private(set) var propertyKinds: [ModelProperty.Kind] = []
+  /// Per branch and mark slot (`2k`: property k's predicate after the branch, `2k + 1`: its
+  /// `leadsTo` target), `branches.count × 2 × propertyChecks.count` entries: 0 or 1 where the
+  /// condition is constant after the branch, -1 where the search evaluates it.
+  private(set) var markConstants: [Int] = []
+  /// The fact and property invariants the search checks per state or edge, each with a slot
+  /// (`invariantSlots`); `stateCheckSlots`, `branchCheckSlots` and `propertySlots` give the slot
+  /// of each entry of `stateChecks`, `branchChecks` and `propertyChecks`.
+  private(set) var checkedInvariants: [Invariant] = []
+  private(set) var invariantSlots: [Invariant: Int] = [:]
+  private(set) var stateCheckSlots: [[Int]] = []
+  private(set) var branchCheckSlots: [[Int]] = []
+  private(set) var propertySlots: [Int] = []
   /// Name lookups for the simulators' hot paths, built once per model: each response's index
   /// by name; `responseSlots[step][response]`, the slot of that response in the step's list
   /// (-1: not accepted); each configuration variable's index by name, and per variable the
@@ -139,6 +153,8 @@ public struct TransitionSystem: Sendable {
   public let responseSlots: [[Int]]
   public let configurationIndex: [String: Int]
   public let valueOfText: [[String: Int]]
+  /// The explicit search's packing of a state's step and flow into one key, when it fits.
+  let flowPacking: FlowPacking?
 
   public init(model: SignInModel) {
     self.model = model
@@ -155,6 +171,7 @@ public struct TransitionSystem: Sendable {
     var configurationIndex: [String: Int] = [:]
     for i in model.configurationIndices.reversed() { configurationIndex[model.variables[i].name] = i }
     self.configurationIndex = configurationIndex
+    flowPacking = FlowPacking(model: model)
     valueOfText = model.variables.map { variable in
       var values: [String: Int] = [:]
       for v in variable.domain.values.reversed() { values[variable.domain.render(v)] = v }
@@ -187,6 +204,30 @@ public struct TransitionSystem: Sendable {
     stateCheckCodes = stateChecks.map { $0.map { CompiledExpr($0.condition) } }
     branchCheckCodes = branchChecks.map { $0.map { CompiledExpr($0.condition) } }
     propertyChecks = compileProperties()
+    propertyKinds = propertyChecks.map(\.kind)
+    for b in branches.indices {
+      for check in propertyChecks {
+        for condition in [check.predicate, check.target] {
+          guard let condition else {
+            markConstants.append(0)
+            continue
+          }
+          // Only a condition that reads no variable: the search would fork on one it reads first.
+          let e = condition.afterBranch[b]
+          let nothing = [Int](repeating: unassigned, count: model.variables.count)
+          markConstants.append(e.variables.isEmpty ? (e.evaluatePartially(nothing).map { $0 != 0 ? 1 : 0 } ?? -1) : -1)
+        }
+      }
+    }
+    func slot(_ invariant: Invariant) -> Int {
+      if let known = invariantSlots[invariant] { return known }
+      checkedInvariants.append(invariant)
+      invariantSlots[invariant] = checkedInvariants.count - 1
+      return checkedInvariants.count - 1
+    }
+    stateCheckSlots = stateChecks.map { $0.map { slot($0.invariant) } }
+    branchCheckSlots = branchChecks.map { $0.map { slot($0.invariant) } }
+    propertySlots = propertyChecks.map { slot($0.invariant) }
   }
 
   /// The branches of `step`, in `branches` order.
@@ -269,15 +310,28 @@ public struct TransitionSystem: Sendable {
   private func walk(
     _ decision: Decision, _ valuation: [Int], _ result: inout [Int], _ mismatches: inout [Mismatch]
   ) throws(UnassignedVariable) {
+    // Most rule lists have exactly one match: found without collecting the matches.
+    let alternatives = decision.alternatives
+    var only = -1
+    var count = 0
+    for k in alternatives.indices where try alternatives[k].guardCode.holds(valuation) {
+      if count == 0 { only = k }
+      count += 1
+    }
+    if count == 1 {
+      switch alternatives[only].next {
+      case .branch(let b): result.append(b)
+      case .decision(let sub): try walk(sub, valuation, &result, &mismatches)
+      }
+      return
+    }
     var matching: [Alternative] = []
-    for alternative in decision.alternatives where try alternative.guardCode.holds(valuation) {
+    for alternative in alternatives where try alternative.guardCode.holds(valuation) {
       matching.append(alternative)
     }
-    if matching.count != 1 {
-      mismatches.append(
-        Mismatch(
-          place: decision.place, matchingLines: matching.map(\.line), ruleLines: decision.alternatives.map(\.line)))
-    }
+    mismatches.append(
+      Mismatch(
+        place: decision.place, matchingLines: matching.map(\.line), ruleLines: alternatives.map(\.line)))
     for alternative in matching {
       switch alternative.next {
       case .branch(let b): result.append(b)

@@ -1,0 +1,56 @@
+/// A map from integers to integers by open addressing, for the explorers' per-transition
+/// lookups: a multiplicative hash instead of `Hasher`'s SipHash, which was a quarter of a
+/// diff's time. A value type (copy on write), as the searches it serves are copied on a fork.
+struct IntTable {
+  private static let empty = Int.min
+  private var keys: [Int]
+  private var values: [Int]
+  private(set) var count = 0
+
+  init(capacity: Int = 16) {
+    var size = 16
+    while size < 2 * capacity { size *= 2 }
+    keys = [Int](repeating: Self.empty, count: size)
+    values = [Int](repeating: 0, count: size)
+  }
+
+  /// The value of `key` (never `Int.min`), if any.
+  subscript(key: Int) -> Int? {
+    var slot = Self.slot(key, keys.count)
+    while true {
+      let k = keys[slot]
+      if k == key { return values[slot] }
+      if k == Self.empty { return nil }
+      slot = (slot + 1) & (keys.count - 1)
+    }
+  }
+
+  /// Sets `key` to `value` unless it has a value; true when it was added.
+  mutating func insert(_ key: Int, _ value: Int) -> Bool {
+    if 2 * (count + 1) > keys.count { grow() }
+    var slot = Self.slot(key, keys.count)
+    while true {
+      let k = keys[slot]
+      if k == key { return false }
+      if k == Self.empty {
+        keys[slot] = key
+        values[slot] = value
+        count += 1
+        return true
+      }
+      slot = (slot + 1) & (keys.count - 1)
+    }
+  }
+
+  private static func slot(_ key: Int, _ size: Int) -> Int {
+    Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(key)) &* 0x9E37_79B9_7F4A_7C15) >> 32) & (size - 1)
+  }
+
+  private mutating func grow() {
+    let old = (keys, values)
+    keys = [Int](repeating: Self.empty, count: old.0.count * 2)
+    values = [Int](repeating: 0, count: old.0.count * 2)
+    count = 0
+    for (k, v) in zip(old.0, old.1) where k != Self.empty { _ = insert(k, v) }
+  }
+}
