@@ -20,6 +20,8 @@ public struct ClassExplorer {
   /// How many constraints of a side a class may break and still be explored on that side: 0
   /// normally; 1 when lint counts what each constraint alone excludes.
   let brokenConstraintsAllowed: Int
+  /// Each side's constraints, compiled.
+  private let constraintCodes: [[CompiledExpr]]
 
   public init(space: JointSpace, renames: [[String: String]] = [], brokenConstraintsAllowed: Int = 0) {
     self.space = space
@@ -40,6 +42,7 @@ public struct ClassExplorer {
         platforms: platforms)
     }
     self.brokenConstraintsAllowed = brokenConstraintsAllowed
+    constraintCodes = space.sides.map { $0.model.constraints.map { CompiledExpr($0.expr) } }
   }
 
   private enum SideState {
@@ -103,8 +106,8 @@ public struct ClassExplorer {
 
   private func brokenConstraint(_ valuation: [Int], side: Int) -> Bool {
     var broken = 0
-    for c in space.sides[side].model.constraints {
-      if let holds = try? c.expr.holds(valuation), !holds {
+    for code in constraintCodes[side] {
+      if let holds = try? code.holds(valuation), !holds {
         broken += 1
         if broken > brokenConstraintsAllowed { return true }
       }

@@ -33,6 +33,8 @@ public final class ConfigurationCounter {
   public final class Query {
     let members: [Int]
     let predicates: [Predicate]
+    /// Each predicate's expression, compiled.
+    let codes: [CompiledExpr]
     let reads: [[Int]]
     let keys: [Int]
     let allowed: [[Int]]
@@ -45,6 +47,7 @@ public final class ConfigurationCounter {
     init(members: [Int], predicates: [Predicate], reads: [[Int]], keys: [Int], space: JointSpace) {
       self.members = members
       self.predicates = predicates
+      codes = predicates.map { CompiledExpr($0.expr) }
       self.reads = reads
       self.keys = keys
       let n = space.count
@@ -130,7 +133,7 @@ public final class ConfigurationCounter {
         for k in members {
           let p = predicates[k]
           do {
-            let value = try p.expr.holds(valuations[p.side])
+            let value = try q.codes[k].holds(valuations[p.side])
             if value == p.negated { return 0 }
           } catch {
             if pending == nil { pending = space.sides[p.side].joint[error.index] }

@@ -29,10 +29,13 @@ public struct Linter {
     ClassExplorer(space: space, brokenConstraintsAllowed: 1).explore { c in
       guard let b = c.behaviours[0] else { return }
       let vocabulary = b.vocabulary
+      // The responses the class's transitions give, each once (a mask, not a set per transition).
+      var given = [Bool](repeating: false, count: vocabulary.responses.count)
+      for code in b.transitions { given[vocabulary.responseIndex(code)] = true }
       classes.append(
         ClassSummary(
           assignment: c.assignment, doneReachable: b.doneReachable, reachedSteps: Set(b.reachedSteps),
-          responses: Set(Set(b.transitions.map(vocabulary.responseIndex)).map { vocabulary.responses[$0] })))
+          responses: Set(given.indices.filter { given[$0] }.map { vocabulary.responses[$0] })))
     }
     referencesAndReachability(classes, counter, warn)
     for d in model.definitions where d.uses == 0 && d.name != "canSignIn" && d.name != "mfaRequired" {

@@ -30,7 +30,7 @@ public struct SideBehaviour: @unchecked Sendable {
   let vocabulary: Vocabulary
   public internal(set) var transitions: Set<Int> = []
   /// Transition code → the state it was first taken from.
-  var transitionSource = IntTable()
+  var transitionSource = IntTable(capacity: 256)
   /// Model step → the first state on it (-1: not reached).
   var stepFirstState: [Int]
   /// State → (parent state, transition code), -1 for the start.

@@ -74,7 +74,7 @@ struct SideExplorer {
     var valuation: [Int]
     var behaviour: SideBehaviour
     var states: [Int] = []
-    var seen = IntTable()
+    var seen = IntTable(capacity: 64)
     var index = 0
   }
 

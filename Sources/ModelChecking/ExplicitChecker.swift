@@ -12,9 +12,14 @@ import SignInModel
 public struct ExplicitChecker: Sendable {
   public let model: SignInModel
   /// The rules every class's exploration evaluates, built once.
-  public let system: TransitionSystem
+  public internal(set) var system: TransitionSystem
   /// Worker threads; classes are split between them.
   public let jobs: Int
+  /// Transition systems over independent copies of the model (`ModelLoader.reload`), one per
+  /// worker after the first; a worker without one reads `system`. Workers that share one model
+  /// contend for the reference counts of its objects on every state: on two cores the search
+  /// ran no faster with two workers than with one, and with a copy each it takes half as long.
+  public var workerSystems: [TransitionSystem] = []
 
   /// Constraints split into groups that share no variable.
   let constraintGroups: [ConstraintGroup]
@@ -88,10 +93,15 @@ public struct ExplicitChecker: Sendable {
     DispatchQueue.concurrentPerform(iterations: jobs) { worker in
       var local = Aggregate(structure: structure)
       var cache = ConstraintCache()
+      // The same search over this worker's own copy of the model, if it has one (same indices).
+      var own = self
+      if worker > 0, worker - 1 < workerSystems.count { own.system = workerSystems[worker - 1] }
       while !budget.exhausted, let i = partials.nextItem(below: work.count) {
-        var stack = [work[i]]
+        var first = work[i]
+        first.graph?.system = own.system
+        var stack = [first]
         while let item = stack.popLast() {
-          switch explore(item, cache: &cache, budget: budget) {
+          switch own.explore(item, cache: &cache, budget: budget) {
           case .done(let leaf):
             local.add(leaf)
             if !budget.charge(leaf) { stack.removeAll() }

@@ -21,7 +21,8 @@ struct FlowGraph {
     var ruleLines: [Int]
   }
 
-  let system: TransitionSystem
+  /// The rules it evaluates (a worker sets its own copy's, `ExplicitChecker.workerSystems`).
+  var system: TransitionSystem
   var model: SignInModel { system.model }
   /// The configuration part of the valuation, `unassigned` where free. The checker fixes
   /// more of it when exploration throws, and resumes from `cursor`.
@@ -213,17 +214,16 @@ struct FlowGraph {
     witnessedOffer = true
     let set = model.optionSets[offers.optionSet]
     var offered: [String] = []
-    let facts = FactProperties(model: model)
-    for (option, when) in offers.conditions where try when.holds(values) {
+    let checks = system.offerChecks[keys[node].step]
+    for check in checks where try check.when.holds(values) {
+      let option = check.option
       offered.append(set.options[option].name)
-      if try !set.options[option].usable.holds(values) {
+      if try !check.usable.holds(values) {
         record(
           .offersAreUsable, atNode: node,
           "step '\(step.id)' offers \(set.options[option].name), which this user cannot use "
             + "(\(set.options[option].text) is false)")
-      } else if let factor = facts.offeredFactor(step: keys[node].step, option: set.options[option].name),
-        try !factor.condition.holds(values)
-      {
+      } else if let factor = check.factor, try !factor.condition.holds(values) {
         record(.offersAreUsable, atNode: node, "step '\(step.id)' offers \(factor.description)")
       }
     }
@@ -276,7 +276,7 @@ struct FlowGraph {
     if case .step(let s) = branch.outcome, model.steps[s].kind == .signedIn {
       if after[model.builtins.firstFactorVerified] == 0 {
         record(.noFactorSkipped, atEdge: edge, "reached '\(model.steps[s].id)' without verifying a first factor")
-      } else if let required = model.mfaRequirement, try required.holds(after) {
+      } else if let required = system.mfaRequirementCode, try required.holds(after) {
         witnessedRequiredMFA = true
         if after[model.builtins.mfaVerified] == 0 {
           record(
@@ -352,36 +352,45 @@ struct FlowGraph {
     var component = [Int](repeating: -1, count: count)
     var nextIndex = 0
     var nextComponent = 0
-    func successors(_ n: Int) -> [Int] {
-      guard keys[n].step >= 0, !model.steps[keys[n].step].isTerminal else { return [] }
-      return outEdges[n].map { edges[$0].to }
-        .filter { $0 >= 0 && keys[$0].step >= 0 && !model.steps[keys[$0].step].isTerminal }
+    // A node takes part in cycles when it is on a non-terminal step; its successors are the
+    // targets of its out-edges that are, in edge order (read in place, not as an array per node).
+    let live = keys.indices.map { keys[$0].step >= 0 && !model.steps[keys[$0].step].isTerminal }
+    /// The next successor of `n` from out-edge position `i` on: (node, next position), or nil.
+    func successor(_ n: Int, from i: Int) -> (Int, Int)? {
+      guard live[n] else { return nil }
+      let out = outEdges[n]
+      var i = i
+      while i < out.count {
+        let t = edges[out[i]].to
+        i += 1
+        if t >= 0 && live[t] { return (t, i) }
+      }
+      return nil
     }
+    var work: [(node: Int, position: Int)] = []
     for root in 0..<count where indexOf[root] < 0 {
-      var work: [(Int, [Int], Int)] = [(root, successors(root), 0)]
+      work.append((root, 0))
       indexOf[root] = nextIndex
       low[root] = nextIndex
       nextIndex += 1
       stack.append(root)
       onStack[root] = true
-      while !work.isEmpty {
-        let (n, succ, i) = work[work.count - 1]
-        if i < succ.count {
-          work[work.count - 1].2 += 1
-          let m = succ[i]
+      while let (n, i) = work.last {
+        if let (m, next) = successor(n, from: i) {
+          work[work.count - 1].position = next
           if indexOf[m] < 0 {
             indexOf[m] = nextIndex
             low[m] = nextIndex
             nextIndex += 1
             stack.append(m)
             onStack[m] = true
-            work.append((m, successors(m), 0))
+            work.append((m, 0))
           } else if onStack[m] {
             low[n] = min(low[n], indexOf[m])
           }
         } else {
           work.removeLast()
-          if let parent = work.last { low[parent.0] = min(low[parent.0], low[n]) }
+          if let parent = work.last { low[parent.node] = min(low[parent.node], low[n]) }
           if low[n] == indexOf[n] {
             var members: [Int] = []
             while true {
@@ -390,7 +399,7 @@ struct FlowGraph {
               members.append(m)
               if m == n { break }
             }
-            let selfLoop = successors(n).contains(n)
+            let selfLoop = live[n] && outEdges[n].contains { edges[$0].to == n }
             if members.count > 1 || selfLoop {
               for m in members { component[m] = nextComponent }
               nextComponent += 1

@@ -131,6 +131,19 @@ public struct TransitionSystem: Sendable {
   public private(set) var branchCheckCodes: [[CompiledExpr]] = []
   /// The model's own properties (`properties:`), compiled (`PropertyChecks.swift`).
   public private(set) var propertyChecks: [PropertyCheck] = []
+  /// What the explicit search checks at a selection step, per entry of its `offers.conditions`:
+  /// the condition, the option's `usable`, and the factor the option stands for
+  /// (`FactProperties.offeredFactor`), each compiled once instead of once per state.
+  struct OfferCheck: Sendable {
+    let option: Int
+    let when: CompiledExpr
+    let usable: CompiledExpr
+    let factor: (condition: CompiledExpr, description: String)?
+  }
+  /// Per step, its `OfferCheck`s (empty without offers).
+  private(set) var offerChecks: [[OfferCheck]] = []
+  /// `model.mfaRequirement`, compiled.
+  private(set) var mfaRequirementCode: CompiledExpr?
   /// `propertyChecks`' kinds, read per edge without copying each check's property.
   private(set) var propertyKinds: [ModelProperty.Kind] = []
   /// Per branch and mark slot (`2k`: property k's predicate after the branch, `2k + 1`: its
@@ -205,6 +218,17 @@ public struct TransitionSystem: Sendable {
     branchCheckCodes = branchChecks.map { $0.map { CompiledExpr($0.condition) } }
     propertyChecks = compileProperties()
     propertyKinds = propertyChecks.map(\.kind)
+    mfaRequirementCode = model.mfaRequirement.map { CompiledExpr($0) }
+    offerChecks = model.steps.indices.map { s in
+      guard let offers = model.steps[s].offers else { return [] }
+      let set = model.optionSets[offers.optionSet]
+      return offers.conditions.map { option, when in
+        let factor = facts.offeredFactor(step: s, option: set.options[option].name)
+        return OfferCheck(
+          option: option, when: CompiledExpr(when), usable: CompiledExpr(set.options[option].usable),
+          factor: factor.map { (CompiledExpr($0.condition), $0.description) })
+      }
+    }
     for b in branches.indices {
       for check in propertyChecks {
         for condition in [check.predicate, check.target] {

@@ -7,9 +7,11 @@ final class Background<Value: Sendable>: @unchecked Sendable {
   private let group = DispatchGroup()
   private var value: Value?
 
-  init(_ work: @escaping @Sendable () -> Value) {
+  /// Starts `work` on `queue` (by default a concurrent one; a serial queue runs the works
+  /// given to it one after another).
+  init(on queue: DispatchQueue = .global(), _ work: @escaping @Sendable () -> Value) {
     group.enter()
-    DispatchQueue.global().async {
+    queue.async {
       self.value = work()
       self.group.leave()
     }

@@ -148,7 +148,9 @@ struct Verify: ParsableCommand {
     }
     // Every lint warning, computed beside the explicit search; those the models do not
     // acknowledge print before the verdicts (standard error for JSON, so it stays one document).
-    let lint = Background { models.map { Linter(model: $0).warnings() } }
+    // Lint and the explicit search's second worker read copies of the models loaded again, so
+    // the threads share no object (`ModelLoader.reload`).
+    let lint = Background { models.map { Linter(model: ModelLoader.reload($0) ?? $0).warnings() } }
     var lintWarnings = 0
     var lintPrinted = false
     func printLint() {
@@ -181,9 +183,22 @@ struct Verify: ParsableCommand {
         }
       }
     }
-    for model in models {
+    // Z3 proves the models one after another beside the explicit search (its fixpoints run on
+    // one thread), each proof printed with its model's explicit verdicts.
+    let z3Queue = DispatchQueue(label: "verify.z3")
+    let proofsAhead = models.map { model in
+      let invariants = selection[ObjectIdentifier(model)] ?? []
+      let checker = Self.checker(model, timeout: timeout, budget: z3Budget, maxBranches: z3MaxBranches)
+      return engines == .explicit ? nil : Background(on: z3Queue) { checker.prove(invariants: invariants) }
+    }
+    for (m, model) in models.enumerated() {
       let invariants = selection[ObjectIdentifier(model)] ?? []
       var checker = ExplicitChecker(model: model, jobs: jobs)
+      if engines != .z3 {
+        checker.workerSystems = (1..<max(1, jobs)).compactMap { _ in
+          ModelLoader.reload(model).map(TransitionSystem.init)
+        }
+      }
       checker.limits = ExplicitLimits(
         maxStates: maxStates, maxConfigurationClasses: maxConfigurations, maxDepth: maxDepth)
       checker.progress = SearchProgress.terminalLine(model.name)
@@ -195,11 +210,7 @@ struct Verify: ParsableCommand {
           "\(model.file): UNKNOWN: the explicit search stopped: \(reason); the verdicts below are partial "
             + "(raise the limit to finish)")
       }
-      let proof =
-        engines == .explicit
-        ? nil
-        : Self.checker(model, timeout: timeout, budget: z3Budget, maxBranches: z3MaxBranches).prove(
-          invariants: invariants)
+      let proof = proofsAhead[m]?.wait()
       if let proof, proof.results.contains(where: { if case .unknown = $0.verdict { true } else { false } }) {
         inconclusive = true
       }
