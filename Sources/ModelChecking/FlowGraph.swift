@@ -183,13 +183,16 @@ struct FlowGraph {
       return
     }
     let values = configuration + key.flow
+    // The valuation after each branch, written in place (one array per state, not per edge).
+    var after = values
     if let offers = step.offers { try checkOffers(offers, step: step, node: current, values: values) }
 
     var firstMismatch: TraceStep? = nil
+    var matching: [Int] = []
     for (k, stepResponse) in step.responses.enumerated() {
       var mismatches: [TransitionSystem.Mismatch] = []
-      let matching = try system.matchingBranches(
-        step: key.step, responseSlot: k, valuation: values, mismatches: &mismatches)
+      try system.matchingBranches(
+        step: key.step, responseSlot: k, valuation: values, into: &matching, mismatches: &mismatches)
       if let first = mismatches.first {
         let lines = first.matchingLines.map(String.init).joined(separator: ", ")
         let what = first.matchingLines.isEmpty ? "no rule matches" : "rules at lines \(lines) all match"
@@ -200,7 +203,8 @@ struct FlowGraph {
         record(.deterministic, atNode: current, "\(first.place): \(what)", then: call)
       }
       for b in matching {
-        try add(system.branches[b], index: b, from: current, response: stepResponse.response, values: values)
+        try add(
+          system.branches[b], index: b, from: current, response: stepResponse.response, values: values, after: &after)
       }
     }
     if outEdges[current].isEmpty {
@@ -232,10 +236,13 @@ struct FlowGraph {
     }
   }
 
+  /// Takes `branch` from node `from` (valuation `values`). `after` holds `values` and is
+  /// handed back so: the valuation after the branch is written into it and undone at the end.
   private mutating func add(
-    _ branch: TransitionSystem.Branch, index: Int, from: Int, response: Int, values: [Int]
+    _ branch: TransitionSystem.Branch, index: Int, from: Int, response: Int, values: [Int], after: inout [Int]
   ) throws(UnassignedVariable) {
-    let after = try branch.apply(to: values)
+    defer { branch.restore(&after, from: values) }
+    try branch.apply(to: values, into: &after)
     for (variable, _) in branch.orderedEffects where !model.variables[variable].domain.contains(after[variable]) {
       let edge = appendEdge(from: from, to: from, response: response, branch: branch)
       record(

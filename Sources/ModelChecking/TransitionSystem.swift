@@ -64,6 +64,19 @@ public struct TransitionSystem: Sendable {
       }
       return next
     }
+
+    /// `apply(to: valuation)` written into `after`, which holds `valuation` (no new array): only
+    /// the branch's effects change. `restore(_:from:)` undoes it.
+    func apply(to valuation: [Int], into after: inout [Int]) throws(UnassignedVariable) {
+      for k in compiledEffects.indices {
+        after[compiledEffects[k].variable] = try compiledEffects[k].value.evaluate(valuation)
+      }
+    }
+
+    /// Sets the branch's effect variables in `after` back to their values in `valuation`.
+    func restore(_ after: inout [Int], from valuation: [Int]) {
+      for k in compiledEffects.indices { after[compiledEffects[k].variable] = valuation[compiledEffects[k].variable] }
+    }
   }
 
   /// A place where, under `condition`, zero or several rules match.
@@ -309,6 +322,14 @@ public struct TransitionSystem: Sendable {
     var result: [Int] = []
     try walk(decisions[step][k], valuation, &result, &mismatches)
     return result
+  }
+
+  /// `matchingBranches` into `result` (emptied first), so a caller can reuse one array.
+  func matchingBranches(
+    step: Int, responseSlot k: Int, valuation: [Int], into result: inout [Int], mismatches: inout [Mismatch]
+  ) throws(UnassignedVariable) {
+    result.removeAll(keepingCapacity: true)
+    try walk(decisions[step][k], valuation, &result, &mismatches)
   }
 
   /// The one branch `model.steps[step].responses[k]` takes in `valuation`, or nil when some
