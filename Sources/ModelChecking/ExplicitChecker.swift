@@ -15,8 +15,9 @@ public struct ExplicitChecker: Sendable {
   public internal(set) var system: TransitionSystem
   /// Worker threads; classes are split between them.
   public let jobs: Int
-  /// Transition systems over independent copies of the model (`ModelLoader.reload`), one per
-  /// worker after the first; a worker without one reads `system`. Workers that share one model
+  /// Transition systems over independent copies of the model (`ModelLoader.reload`) for the
+  /// workers after the first, taken in turn (worker w reads copy (w - 1) mod count; none: all
+  /// read `system`). Workers that share one model
   /// contend for the reference counts of its objects on every state: on two cores the search
   /// ran no faster with two workers than with one, and with a copy each it takes half as long.
   public var workerSystems: [TransitionSystem] = []
@@ -95,7 +96,7 @@ public struct ExplicitChecker: Sendable {
       var cache = ConstraintCache()
       // The same search over this worker's own copy of the model, if it has one (same indices).
       var own = self
-      if worker > 0, worker - 1 < workerSystems.count { own.system = workerSystems[worker - 1] }
+      if worker > 0, !workerSystems.isEmpty { own.system = workerSystems[(worker - 1) % workerSystems.count] }
       while !budget.exhausted, let i = partials.nextItem(below: work.count) {
         var first = work[i]
         first.graph?.system = own.system

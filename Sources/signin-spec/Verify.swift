@@ -195,7 +195,9 @@ struct Verify: ParsableCommand {
       let invariants = selection[ObjectIdentifier(model)] ?? []
       var checker = ExplicitChecker(model: model, jobs: jobs)
       if engines != .z3 {
-        checker.workerSystems = (1..<max(1, jobs)).compactMap { _ in
+        // A copy per worker the cores can run at once; more workers than cores take them in turn.
+        let copies = min(jobs, ProcessInfo.processInfo.activeProcessorCount) - 1
+        checker.workerSystems = (0..<max(0, copies)).compactMap { _ in
           ModelLoader.reload(model).map(TransitionSystem.init)
         }
       }
