@@ -156,7 +156,7 @@ struct BackwardFixpoint {
   /// its other parts (`Z3Context.propagatingEqualities`): equivalent, and on a long chain no
   /// larger than one call's set, where `simplify` alone kept every guard passed (long chains).
   func tidy(_ formula: Z3Term) -> Z3Term {
-    context.simplify(context.propagatingEqualities(formula, memo: propagation))
+    context.propagatingEqualities(context.simplify(formula), memo: propagation)
   }
 
   /// Is this state predicate (a condition per step, over the configuration and the flow)
