@@ -42,7 +42,7 @@ struct FlowGraph {
   /// (2k+1) hold after it, `markStride` slots per edge, in one array (not one per edge).
   private var edgeMarks: [Bool] = []
   private let markStride: Int
-  /// Per `TransitionSystem.checkedInvariants` slot: violated (for a fact or a safety property)
+  /// Per `SearchTables.checkedInvariants` slot: violated (for a fact or a safety property)
   /// or witnessed (a `reachable` property) here, so the per-edge checks hash no invariant name.
   private var found: [Bool]
 
@@ -64,7 +64,7 @@ struct FlowGraph {
     self.system = system
     self.configuration = configuration
     markStride = 2 * system.propertyChecks.count
-    found = Array(repeating: false, count: system.checkedInvariants.count)
+    found = Array(repeating: false, count: system.search.checkedInvariants.count)
   }
 
   /// Whether mark `slot` holds after edge `e` (`edgeMarks`).
@@ -77,7 +77,7 @@ struct FlowGraph {
   /// The node of `key`, made (as a child of `parent` through `edge`) if new.
   @discardableResult
   private mutating func node(_ key: NodeKey, parent: Int, edge: Int) -> Int {
-    if key.step >= 0, let packing = system.flowPacking {
+    if key.step >= 0, let packing = system.search.flowPacking {
       let packed = packing.key(step: key.step, key.flow, flowStart: 0)
       if let existing = packedIndex[packed] { return existing }
       packedIndex[packed] = keys.count
@@ -95,7 +95,7 @@ struct FlowGraph {
 
   /// The existing node of `step` with the flow of `valuation`, if any (packed models only).
   private func existingNode(step: Int, _ valuation: [Int]) -> Int? {
-    guard let packing = system.flowPacking else { return nil }
+    guard let packing = system.search.flowPacking else { return nil }
     return packedIndex[packing.key(step: step, valuation, flowStart: flowStart)]
   }
 
@@ -145,7 +145,7 @@ struct FlowGraph {
 
   private mutating func restore(_ snapshot: Snapshot, processing current: Int) {
     for key in keys[snapshot.nodeCount...] {
-      if key.step >= 0, let packing = system.flowPacking {
+      if key.step >= 0, let packing = system.search.flowPacking {
         packedIndex[packing.key(step: key.step, key.flow, flowStart: 0)] = nil
       } else {
         index[key] = nil
@@ -218,7 +218,7 @@ struct FlowGraph {
     witnessedOffer = true
     let set = model.optionSets[offers.optionSet]
     var offered: [String] = []
-    let checks = system.offerChecks[keys[node].step]
+    let checks = system.search.offerChecks[keys[node].step]
     for check in checks where try check.when.holds(values) {
       let option = check.option
       offered.append(set.options[option].name)
@@ -283,7 +283,7 @@ struct FlowGraph {
     if case .step(let s) = branch.outcome, model.steps[s].kind == .signedIn {
       if after[model.builtins.firstFactorVerified] == 0 {
         record(.noFactorSkipped, atEdge: edge, "reached '\(model.steps[s].id)' without verifying a first factor")
-      } else if let required = system.mfaRequirementCode, try required.holds(after) {
+      } else if let required = system.search.mfaRequirementCode, try required.holds(after) {
         witnessedRequiredMFA = true
         if after[model.builtins.mfaVerified] == 0 {
           record(
@@ -436,7 +436,7 @@ struct FlowGraph {
   fileprivate mutating func record(_ invariant: Invariant, atNode node: Int, _ message: String, then: TraceStep? = nil)
   {
     guard violations[invariant] == nil else { return }
-    if let slot = system.invariantSlots[invariant] { found[slot] = true }
+    if let slot = system.search.invariantSlots[invariant] { found[slot] = true }
     violations[invariant] = counterexample(
       invariant, message, edges: path(to: node), loopStart: nil, appending: then.map { [$0] } ?? [])
   }
@@ -451,7 +451,7 @@ struct FlowGraph {
 
   fileprivate mutating func record(_ invariant: Invariant, atEdge edge: Int, _ message: String) {
     guard violations[invariant] == nil else { return }
-    if let slot = system.invariantSlots[invariant] { found[slot] = true }
+    if let slot = system.search.invariantSlots[invariant] { found[slot] = true }
     violations[invariant] = counterexample(
       invariant, message, edges: path(to: edges[edge].from) + [edge], loopStart: nil)
   }
@@ -528,7 +528,7 @@ extension FlowGraph {
     let codes = system.stateCheckCodes[step]
     guard !codes.isEmpty else { return }
     let values = valuation(of: node)
-    let slots = system.stateCheckSlots[step]
+    let slots = system.search.stateCheckSlots[step]
     for k in codes.indices where !found[slots[k]] {
       if try codes[k].holds(values) {
         let invariant = system.stateChecks[step][k].invariant
@@ -543,7 +543,7 @@ extension FlowGraph {
   ) throws(UnassignedVariable) {
     let codes = system.branchCheckCodes[index]
     guard !codes.isEmpty else { return }
-    let slots = system.branchCheckSlots[index]
+    let slots = system.search.branchCheckSlots[index]
     for k in codes.indices where !found[slots[k]] {
       if try codes[k].holds(values) {
         let invariant = system.branchChecks[index][k].invariant
@@ -580,9 +580,9 @@ extension FlowGraph {
   fileprivate mutating func checkProperties(branch: Int, edge: Int, values: [Int]) throws(UnassignedVariable) {
     guard markStride > 0 else { return }
     let checks = system.propertyChecks
-    let constants = system.markConstants
-    let kinds = system.propertyKinds
-    let slots = system.propertySlots
+    let constants = system.search.markConstants
+    let kinds = system.search.propertyKinds
+    let slots = system.search.propertySlots
     let base = edge * markStride
     let plan = branch * markStride
     // Indexed, not `for check in checks`: that copies every check (a dozen references) per edge;

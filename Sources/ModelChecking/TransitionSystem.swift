@@ -144,33 +144,9 @@ public struct TransitionSystem: Sendable {
   public private(set) var branchCheckCodes: [[CompiledExpr]] = []
   /// The model's own properties (`properties:`), compiled (`PropertyChecks.swift`).
   public private(set) var propertyChecks: [PropertyCheck] = []
-  /// What the explicit search checks at a selection step, per entry of its `offers.conditions`:
-  /// the condition, the option's `usable`, and the factor the option stands for
-  /// (`FactProperties.offeredFactor`), each compiled once instead of once per state.
-  struct OfferCheck: Sendable {
-    let option: Int
-    let when: CompiledExpr
-    let usable: CompiledExpr
-    let factor: (condition: CompiledExpr, description: String)?
-  }
-  /// Per step, its `OfferCheck`s (empty without offers).
-  private(set) var offerChecks: [[OfferCheck]] = []
-  /// `model.mfaRequirement`, compiled.
-  private(set) var mfaRequirementCode: CompiledExpr?
-  /// `propertyChecks`' kinds, read per edge without copying each check's property.
-  private(set) var propertyKinds: [ModelProperty.Kind] = []
-  /// Per branch and mark slot (`2k`: property k's predicate after the branch, `2k + 1`: its
-  /// `leadsTo` target), `branches.count × 2 × propertyChecks.count` entries: 0 or 1 where the
-  /// condition is constant after the branch, -1 where the search evaluates it.
-  private(set) var markConstants: [Int] = []
-  /// The fact and property invariants the search checks per state or edge, each with a slot
-  /// (`invariantSlots`); `stateCheckSlots`, `branchCheckSlots` and `propertySlots` give the slot
-  /// of each entry of `stateChecks`, `branchChecks` and `propertyChecks`.
-  private(set) var checkedInvariants: [Invariant] = []
-  private(set) var invariantSlots: [Invariant: Int] = [:]
-  private(set) var stateCheckSlots: [[Int]] = []
-  private(set) var branchCheckSlots: [[Int]] = []
-  private(set) var propertySlots: [Int] = []
+  /// Tables only the explicit search reads, in one object: the simulators copy this struct
+  /// per session, and each stored array is one more reference count per copy.
+  public private(set) var search = SearchTables.none
   /// Name lookups for the simulators' hot paths, built once per model: each response's index
   /// by name; `responseSlots[step][response]`, the slot of that response in the step's list
   /// (-1: not accepted); each configuration variable's index by name, and per variable the
@@ -179,8 +155,6 @@ public struct TransitionSystem: Sendable {
   public let responseSlots: [[Int]]
   public let configurationIndex: [String: Int]
   public let valueOfText: [[String: Int]]
-  /// The explicit search's packing of a state's step and flow into one key, when it fits.
-  let flowPacking: FlowPacking?
 
   public init(model: SignInModel) {
     self.model = model
@@ -197,7 +171,6 @@ public struct TransitionSystem: Sendable {
     var configurationIndex: [String: Int] = [:]
     for i in model.configurationIndices.reversed() { configurationIndex[model.variables[i].name] = i }
     self.configurationIndex = configurationIndex
-    flowPacking = FlowPacking(model: model)
     valueOfText = model.variables.map { variable in
       var values: [String: Int] = [:]
       for v in variable.domain.values.reversed() { values[variable.domain.render(v)] = v }
@@ -230,41 +203,9 @@ public struct TransitionSystem: Sendable {
     stateCheckCodes = stateChecks.map { $0.map { CompiledExpr($0.condition) } }
     branchCheckCodes = branchChecks.map { $0.map { CompiledExpr($0.condition) } }
     propertyChecks = compileProperties()
-    propertyKinds = propertyChecks.map(\.kind)
-    mfaRequirementCode = model.mfaRequirement.map { CompiledExpr($0) }
-    offerChecks = model.steps.indices.map { s in
-      guard let offers = model.steps[s].offers else { return [] }
-      let set = model.optionSets[offers.optionSet]
-      return offers.conditions.map { option, when in
-        let factor = facts.offeredFactor(step: s, option: set.options[option].name)
-        return OfferCheck(
-          option: option, when: CompiledExpr(when), usable: CompiledExpr(set.options[option].usable),
-          factor: factor.map { (CompiledExpr($0.condition), $0.description) })
-      }
-    }
-    for b in branches.indices {
-      for check in propertyChecks {
-        for condition in [check.predicate, check.target] {
-          guard let condition else {
-            markConstants.append(0)
-            continue
-          }
-          // Only a condition that reads no variable: the search would fork on one it reads first.
-          let e = condition.afterBranch[b]
-          let nothing = [Int](repeating: unassigned, count: model.variables.count)
-          markConstants.append(e.variables.isEmpty ? (e.evaluatePartially(nothing).map { $0 != 0 ? 1 : 0 } ?? -1) : -1)
-        }
-      }
-    }
-    func slot(_ invariant: Invariant) -> Int {
-      if let known = invariantSlots[invariant] { return known }
-      checkedInvariants.append(invariant)
-      invariantSlots[invariant] = checkedInvariants.count - 1
-      return checkedInvariants.count - 1
-    }
-    stateCheckSlots = stateChecks.map { $0.map { slot($0.invariant) } }
-    branchCheckSlots = branchChecks.map { $0.map { slot($0.invariant) } }
-    propertySlots = propertyChecks.map { slot($0.invariant) }
+    search = SearchTables(
+      model: model, branches: branches, stateChecks: stateChecks, branchChecks: branchChecks,
+      propertyChecks: propertyChecks)
   }
 
   /// The branches of `step`, in `branches` order.

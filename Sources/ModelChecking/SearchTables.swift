@@ -1,0 +1,103 @@
+import SignInModel
+
+/// What the explicit search reads per state and edge beyond the rules, built once per
+/// transition system: flow packing, offers and the MFA requirement compiled, which property
+/// conditions are constant after each branch, and a slot per checked invariant.
+public final class SearchTables: Sendable {
+  /// What the search checks at a selection step, per entry of its `offers.conditions`: the
+  /// condition, the option's `usable`, and the factor the option stands for
+  /// (`FactProperties.offeredFactor`), each compiled once instead of once per state.
+  struct OfferCheck: Sendable {
+    let option: Int
+    let when: CompiledExpr
+    let usable: CompiledExpr
+    let factor: (condition: CompiledExpr, description: String)?
+  }
+
+  /// A state's step and flow packed into one key, when they fit.
+  let flowPacking: FlowPacking?
+  /// Per step, its `OfferCheck`s (empty without offers).
+  let offerChecks: [[OfferCheck]]
+  /// `model.mfaRequirement`, compiled.
+  let mfaRequirementCode: CompiledExpr?
+  /// The properties' kinds, read per edge without copying each check's property.
+  let propertyKinds: [ModelProperty.Kind]
+  /// Per branch and mark slot (`2k`: property k's predicate after the branch, `2k + 1`: its
+  /// `leadsTo` target), `branches × 2 × properties` entries: 0 or 1 where the condition is
+  /// constant after the branch, -1 where the search evaluates it.
+  let markConstants: [Int]
+  /// The fact and property invariants the search checks per state or edge, each with a slot
+  /// (`invariantSlots`); `stateCheckSlots`, `branchCheckSlots` and `propertySlots` give the slot
+  /// of each entry of the system's `stateChecks`, `branchChecks` and `propertyChecks`.
+  let checkedInvariants: [Invariant]
+  let invariantSlots: [Invariant: Int]
+  let stateCheckSlots: [[Int]]
+  let branchCheckSlots: [[Int]]
+  let propertySlots: [Int]
+
+  /// No tables: a transition system's until its rules are flattened.
+  static let none = SearchTables()
+
+  private init() {
+    flowPacking = nil
+    offerChecks = []
+    mfaRequirementCode = nil
+    propertyKinds = []
+    markConstants = []
+    checkedInvariants = []
+    invariantSlots = [:]
+    stateCheckSlots = []
+    branchCheckSlots = []
+    propertySlots = []
+  }
+
+  init(
+    model: SignInModel, branches: [TransitionSystem.Branch],
+    stateChecks: [[(invariant: Invariant, condition: Expr)]],
+    branchChecks: [[(invariant: Invariant, condition: Expr)]], propertyChecks: [PropertyCheck]
+  ) {
+    flowPacking = FlowPacking(model: model)
+    let facts = FactProperties(model: model)
+    propertyKinds = propertyChecks.map(\.kind)
+    mfaRequirementCode = model.mfaRequirement.map { CompiledExpr($0) }
+    offerChecks = model.steps.indices.map { s in
+      guard let offers = model.steps[s].offers else { return [] }
+      let set = model.optionSets[offers.optionSet]
+      return offers.conditions.map { option, when in
+        let factor = facts.offeredFactor(step: s, option: set.options[option].name)
+        return OfferCheck(
+          option: option, when: CompiledExpr(when), usable: CompiledExpr(set.options[option].usable),
+          factor: factor.map { (CompiledExpr($0.condition), $0.description) })
+      }
+    }
+    var constants: [Int] = []
+    let nothing = [Int](repeating: unassigned, count: model.variables.count)
+    for b in branches.indices {
+      for check in propertyChecks {
+        for condition in [check.predicate, check.target] {
+          guard let condition else {
+            constants.append(0)
+            continue
+          }
+          // Only a condition that reads no variable: the search would fork on one it reads first.
+          let e = condition.afterBranch[b]
+          constants.append(e.variables.isEmpty ? (e.evaluatePartially(nothing).map { $0 != 0 ? 1 : 0 } ?? -1) : -1)
+        }
+      }
+    }
+    markConstants = constants
+    var invariants: [Invariant] = []
+    var slots: [Invariant: Int] = [:]
+    func slot(_ invariant: Invariant) -> Int {
+      if let known = slots[invariant] { return known }
+      invariants.append(invariant)
+      slots[invariant] = invariants.count - 1
+      return invariants.count - 1
+    }
+    stateCheckSlots = stateChecks.map { $0.map { slot($0.invariant) } }
+    branchCheckSlots = branchChecks.map { $0.map { slot($0.invariant) } }
+    propertySlots = propertyChecks.map { slot($0.invariant) }
+    checkedInvariants = invariants
+    invariantSlots = slots
+  }
+}
