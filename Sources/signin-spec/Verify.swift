@@ -150,7 +150,7 @@ struct Verify: ParsableCommand {
     // acknowledge print before the verdicts (standard error for JSON, so it stays one document).
     // Lint and the explicit search's second worker read copies of the models loaded again, so
     // the threads share no object (`ModelLoader.reload`).
-    let lint = Background { models.map { Linter(model: ModelLoader.reload($0) ?? $0).warnings() } }
+    let lint = Background { models.map { Linter(model: ModelLoader.copyForThread($0) ?? $0).warnings() } }
     var lintWarnings = 0
     var lintPrinted = false
     func printLint() {
@@ -198,7 +198,7 @@ struct Verify: ParsableCommand {
         // A copy per worker the cores can run at once; more workers than cores take them in turn.
         let copies = min(jobs, ProcessInfo.processInfo.activeProcessorCount) - 1
         checker.workerSystems = (0..<max(0, copies)).compactMap { _ in
-          ModelLoader.reload(model).map(TransitionSystem.init)
+          ModelLoader.copyForThread(model).map(TransitionSystem.init)
         }
       }
       checker.limits = ExplicitLimits(

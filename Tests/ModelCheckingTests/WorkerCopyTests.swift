@@ -17,6 +17,22 @@ struct WorkerCopyTests {
     #expect(!zip(copy.steps, model.steps).contains { $0 === $1 })
   }
 
+  @Test("a model with more rules than copyRuleLimit is not copied for another thread; a shipped one is")
+  func bigModelsAreShared() throws {
+    #expect(ModelLoader.copyForThread(try ModelLoader.load(file: "models/2026-all-platforms.yaml")) != nil)
+    // The 2023 model with copyRuleLimit + 1 more routes of one rule each (unused, so lint's business).
+    let routes = (0..<(ModelLoader.copyRuleLimit + 1)).map { "  extra\($0):\n    - goto: done" }.joined(separator: "\n")
+    let text = try String(contentsOfFile: "models/2023-swift.yaml", encoding: .utf8)
+    let range = try #require(text.range(of: "\nroutes:\n"))
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("big-\(UUID().uuidString).yaml").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try text.replacingCharacters(in: range, with: "\nroutes:\n" + routes + "\n").write(
+      toFile: path, atomically: true, encoding: .utf8)
+    let big = try ModelLoader.load(file: path)
+    #expect(ModelLoader.reload(big) != nil)
+    #expect(ModelLoader.copyForThread(big) == nil)
+  }
+
   @Test("reload refuses a model whose file is gone or says something else now")
   func reloadRefusesAnotherText() throws {
     let text = try String(contentsOfFile: "models/2023-swift.yaml", encoding: .utf8)
