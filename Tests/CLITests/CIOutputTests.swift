@@ -60,6 +60,7 @@ struct CIOutputTests {
   @Test("verify --format sarif: a violation at the model line that broke it, the counterexample as a code flow")
   func sarifViolation() throws {
     let (path, line) = try Self.brokenModel()
+    defer { try? FileManager.default.removeItem(atPath: path) }
     let run = try CommandLineTests.run([
       "verify", path, "--invariant", "failAuthenticationRestarts", "--format", "sarif",
     ])
@@ -97,6 +98,7 @@ struct CIOutputTests {
   @Test("verify --format markdown: a table of verdicts and each counterexample in a code block")
   func verifyMarkdown() throws {
     let (path, _) = try Self.brokenModel()
+    defer { try? FileManager.default.removeItem(atPath: path) }
     let run = try CommandLineTests.run(["verify", path, "--format", "markdown", "--engines", "explicit"])
     #expect(run.status == 1)
     #expect(run.stdout.hasPrefix("## signin-spec verify\n"))

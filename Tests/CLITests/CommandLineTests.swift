@@ -66,6 +66,7 @@ struct CommandLineTests {
         "      failingAnswer:\n        - restart: \"NotAuthorizedException: the define trigger failed authentication\"",
       with: "      failingAnswer:\n        - error: NotAuthorizedException")
     let path = try Self.temporaryModel(text)
+    defer { try? FileManager.default.removeItem(atPath: path) }
     let run = try Self.run(["verify", path, "--invariant", "failAuthenticationRestarts", "--platform", "js"])
     #expect(run.status == 1)
     #expect(run.stdout.contains("VIOLATED  failAuthenticationRestarts"))
@@ -81,6 +82,7 @@ struct CommandLineTests {
     let text = try String(contentsOfFile: "models/2023-swift.yaml", encoding: .utf8)
       .replacingOccurrences(of: "goto: confirmSignInWithTOTPCode", with: "goto: confirmSignInWithTOTPCod")
     let path = try Self.temporaryModel(text)
+    defer { try? FileManager.default.removeItem(atPath: path) }
     let run = try Self.run(["verify", path])
     #expect(run.status == 2)
     #expect(run.stderr.contains("\(path):"))
@@ -155,7 +157,9 @@ struct CommandLineTests {
       of:
         "      failingAnswer:\n        - restart: \"NotAuthorizedException: the define trigger failed authentication\"",
       with: "      failingAnswer:\n        - error: NotAuthorizedException")
-    let run = try Self.run(["prove", try Self.temporaryModel(text), "--invariant", "failAuthenticationRestarts"])
+    let path = try Self.temporaryModel(text)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let run = try Self.run(["prove", path, "--invariant", "failAuthenticationRestarts"])
     #expect(run.status == 1)
     #expect(run.stdout.contains("VIOLATED            failAuthenticationRestarts"))
     #expect(run.stdout.contains("counterexample (found by Z3, replayed by the explicit engine), 3 calls:"))

@@ -11,6 +11,7 @@ struct ReportCommandTests {
   @Test("report writes the page and exits 0 whatever the verdicts; verify --html exits by the verdicts")
   func exitCodes() throws {
     let (model, _) = try CIOutputTests.brokenModel()
+    defer { try? FileManager.default.removeItem(atPath: model) }
     let page = Self.output()
     defer { try? FileManager.default.removeItem(atPath: page) }
     let report = try CommandLineTests.run(["report", "--html", page, model, "--engines", "explicit"])

@@ -50,6 +50,7 @@ struct SearchLimitCommandTests {
   @Test("a search stopped by --max-states inside one class with nothing violated exits 4")
   func inconclusive() throws {
     let path = try CommandLineTests.temporaryModel(Self.chain(verifies: "firstFactor"))
+    defer { try? FileManager.default.removeItem(atPath: path) }
     let full = try CommandLineTests.run(["verify", "--engines", "explicit"] + Self.invariants + [path])
     #expect(full.status == 0, "\(full.stdout)\(full.stderr)")
     let run = try CommandLineTests.run(
@@ -61,6 +62,7 @@ struct SearchLimitCommandTests {
   @Test("a violation found before the limit stopped the search exits 1")
   func findingFirst() throws {
     let path = try CommandLineTests.temporaryModel(Self.chain(verifies: "mfa"))
+    defer { try? FileManager.default.removeItem(atPath: path) }
     let run = try CommandLineTests.run(["verify", "--engines", "explicit", "--max-states", "100", path])
     #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
     #expect(run.stderr.contains("UNKNOWN: the explicit search stopped"))

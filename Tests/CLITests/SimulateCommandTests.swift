@@ -96,6 +96,7 @@ struct SimulateCommandTests {
     let text = try String(contentsOfFile: "models/2023-swift.yaml", encoding: .utf8)
       .replacingOccurrences(of: "    default: confirmed   # a user who finished sign-up\n", with: "")
     let path = try CLI.temporaryModel(text)
+    defer { try? FileManager.default.removeItem(atPath: path) }
     let run = try CLI.run(["simulate", path, "correctPassword"])
     #expect(run.status == 64)
     #expect(
@@ -118,10 +119,12 @@ struct SimulateCommandTests {
             - correctPassword: confirmSignInWithSMSMFACode
       """
     let wrong = try CLI.temporaryModel(file)
+    defer { try? FileManager.default.removeItem(atPath: wrong) }
     let failed = try CLI.run(["scenarios", wrong])
     #expect(failed.status == 1)
     #expect(failed.stdout.contains("✗ 1. correctPassword: confirmSignInWithSMSMFACode"))
     let malformed = try CLI.temporaryModel(file.replacingOccurrences(of: "source: test", with: "sorce: test"))
+    defer { try? FileManager.default.removeItem(atPath: malformed) }
     let bad = try CLI.run(["scenarios", malformed])
     #expect(bad.status == 2)
     #expect(bad.stderr.contains("\(malformed):4:"))

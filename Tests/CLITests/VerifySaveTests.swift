@@ -52,6 +52,7 @@ struct VerifySaveTests {
   func savesStably() throws {
     #expect(Self.fixed != Self.ambiguous)
     let model = try CommandLineTests.temporaryModel(Self.ambiguous)
+    defer { try? FileManager.default.removeItem(atPath: model) }
     let folder = Self.folder() + "/nested"
     let first = try CommandLineTests.run(["verify", model, "--engines", "explicit", "--save", folder])
     #expect(first.status == 1, "\(first.stderr)")
@@ -78,6 +79,7 @@ struct VerifySaveTests {
   @Test("replay reports a saved finding again while the model keeps it, and passes once the model is fixed")
   func replaysToTheSameVerdict() throws {
     let model = try CommandLineTests.temporaryModel(Self.ambiguous)
+    defer { try? FileManager.default.removeItem(atPath: model) }
     let folder = Self.folder()
     #expect(try CommandLineTests.run(["verify", model, "--engines", "explicit", "--save", folder]).status == 1)
     let replay = try CommandLineTests.run(["replay", folder])
@@ -98,6 +100,7 @@ struct VerifySaveTests {
   @Test("graph --trace draws a saved model-check finding up to the call that has no single outcome")
   func graphReadsIt() throws {
     let model = try CommandLineTests.temporaryModel(Self.ambiguous)
+    defer { try? FileManager.default.removeItem(atPath: model) }
     let folder = Self.folder()
     #expect(try CommandLineTests.run(["verify", model, "--engines", "explicit", "--save", folder]).status == 1)
     for name in try Self.saved(folder) {
@@ -110,7 +113,9 @@ struct VerifySaveTests {
   @Test("--save must name a folder or a path one can be made at (exit 64 naming --save)")
   func validation() throws {
     let model = try CommandLineTests.temporaryModel(Self.ambiguous)
+    defer { try? FileManager.default.removeItem(atPath: model) }
     let file = try CommandLineTests.temporaryModel("not a folder")
+    defer { try? FileManager.default.removeItem(atPath: file) }
     for arguments in [["--save", file], ["--save", ""], ["--save", Self.folder(), "--engines", "z3"]] {
       let run = try CommandLineTests.run(["verify", model] + arguments)
       #expect(run.status == 64, "\(arguments)")
