@@ -11,10 +11,9 @@ struct SideExplorer {
   private let stepOutcomes: [Int]
   private let restartOutcome: Int
   /// The outcome of each rule that names more than its step: an error, a restart with its
-  /// exception, or what platforms report instead (`platforms:`), by the rule's line.
-  private var ruleOutcomes: [Int: Int] = [:]
-  /// `ruleOutcomes` as an array indexed by line (-1: none), read per transition.
-  private let ruleOutcomeByLine: [Int]
+  /// exception, or what platforms report instead (`platforms:`), indexed by the rule's line
+  /// (-1: none), read per transition.
+  private let ruleOutcomes: [Int]
   /// Mixed-radix packing of the flow variables into one integer.
   private let radices: [Int]
   private let flowSpan: Int
@@ -41,21 +40,22 @@ struct SideExplorer {
     stepOutcomes = names.map(vocabulary.outcome)
     responseIDs = model.responses.map { vocabulary.response($0.name) }
     restartOutcome = vocabulary.outcome("restart")
+    var outcomes: [Int: Int] = [:]
     for rule in model.steps.flatMap({ $0.responses.flatMap(\.rules) }) + model.routes.flatMap(\.rules) {
       switch rule.outcome {
       case .error(let e):
-        ruleOutcomes[rule.line] = vocabulary.outcome("error \(e)" + Self.platformText(rule, platforms))
+        outcomes[rule.line] = vocabulary.outcome("error \(e)" + Self.platformText(rule, platforms))
       case .restart:
-        ruleOutcomes[rule.line] = vocabulary.outcome(
+        outcomes[rule.line] = vocabulary.outcome(
           "restart" + (rule.exception.map { " \($0)" } ?? "") + Self.platformText(rule, platforms))
       case .step(let t) where !rule.platformOutcomes.isEmpty:
-        ruleOutcomes[rule.line] = vocabulary.outcome(names[t] + Self.platformText(rule, platforms))
+        outcomes[rule.line] = vocabulary.outcome(names[t] + Self.platformText(rule, platforms))
       default: break
       }
     }
-    var byLine = [Int](repeating: -1, count: (ruleOutcomes.keys.max() ?? 0) + 1)
-    for (line, outcome) in ruleOutcomes { byLine[line] = outcome }
-    ruleOutcomeByLine = byLine
+    var byLine = [Int](repeating: -1, count: (outcomes.keys.max() ?? 0) + 1)
+    for (line, outcome) in outcomes { byLine[line] = outcome }
+    ruleOutcomes = byLine
     var radices: [Int] = []
     var span = 1
     for i in model.flowIndices {
@@ -157,9 +157,7 @@ struct SideExplorer {
           target = nil
           outcomeID = restartOutcome
         }
-        if rule.line < ruleOutcomeByLine.count, ruleOutcomeByLine[rule.line] >= 0 {
-          outcomeID = ruleOutcomeByLine[rule.line]
-        }
+        if rule.line < ruleOutcomes.count, ruleOutcomes[rule.line] >= 0 { outcomeID = ruleOutcomes[rule.line] }
         if stateHere < 0 { stateHere = stateID(s, search.states[here]) }
         let code = vocabulary.code(step: stateHere, response: response, outcome: outcomeID)
         if search.behaviour.transitionSource.insert(code, here) { search.behaviour.transitions.insert(code) }

@@ -80,11 +80,16 @@ struct FlowGraph {
     if key.step >= 0, let packing = system.search.flowPacking {
       let packed = packing.key(step: key.step, key.flow, flowStart: 0)
       if let existing = packedIndex[packed] { return existing }
-      packedIndex[packed] = keys.count
-    } else {
-      if let existing = index[key] { return existing }
-      index[key] = keys.count
+      return newNode(key, packed: packed, parent: parent, edge: edge)
     }
+    if let existing = index[key] { return existing }
+    return newNode(key, packed: nil, parent: parent, edge: edge)
+  }
+
+  /// Makes the node of `key` (known to be new), indexed by its packed key when it has one, else
+  /// by `key`.
+  private mutating func newNode(_ key: NodeKey, packed: Int?, parent: Int, edge: Int) -> Int {
+    if let packed { packedIndex[packed] = keys.count } else { index[key] = keys.count }
     let id = keys.count
     keys.append(key)
     depth.append(parent < 0 ? 0 : depth[parent] + 1)
@@ -93,10 +98,16 @@ struct FlowGraph {
     return id
   }
 
-  /// The existing node of `step` with the flow of `valuation`, if any (packed models only).
-  private func existingNode(step: Int, _ valuation: [Int]) -> Int? {
-    guard let packing = system.search.flowPacking else { return nil }
-    return packedIndex[packing.key(step: step, valuation, flowStart: flowStart)]
+  /// The node of `step` with the flow of `valuation` (a whole valuation), made as a child of
+  /// `parent` through `edge` if new: on a packed model the flow is copied out only for a new node.
+  private mutating func node(step: Int, _ valuation: [Int], parent: Int, edge: Int) -> Int {
+    guard let packing = system.search.flowPacking else {
+      return node(NodeKey(step: step, reason: "", flow: Array(valuation[flowStart...])), parent: parent, edge: edge)
+    }
+    let packed = packing.key(step: step, valuation, flowStart: flowStart)
+    if let existing = packedIndex[packed] { return existing }
+    let key = NodeKey(step: step, reason: "", flow: Array(valuation[flowStart...]))
+    return newNode(key, packed: packed, parent: parent, edge: edge)
   }
 
   /// What `process` may change, so a node whose processing read an unassigned variable
@@ -260,12 +271,10 @@ struct FlowGraph {
     }
     let edge = appendEdge(from: from, to: -1, response: response, branch: branch)
     let target: Int
-    if step >= 0, let known = existingNode(step: step, after) {
-      target = known
-    } else if case .restart(let reason) = branch.outcome {
+    if case .restart(let reason) = branch.outcome {
       target = node(NodeKey(step: -1, reason: reason, flow: []), parent: from, edge: edge)
     } else {
-      target = node(NodeKey(step: step, reason: "", flow: Array(after[flowStart...])), parent: from, edge: edge)
+      target = node(step: step, after, parent: from, edge: edge)
     }
     edges[edge].to = target
     outEdges[from].append(edge)
@@ -592,7 +601,8 @@ extension FlowGraph {
       let holds = p >= 0 ? p != 0 : try checks[k].predicate.afterBranchCode[branch].holds(values)
       edgeMarks[base + 2 * k] = holds
       let t = constants[plan + 2 * k + 1]
-      edgeMarks[base + 2 * k + 1] = t >= 0 ? t != 0 : try checks[k].target!.afterBranchCode[branch].holds(values)
+      edgeMarks[base + 2 * k + 1] =
+        t >= 0 ? t != 0 : try checks[k].target?.afterBranchCode[branch].holds(values) ?? false
       switch kinds[k] {
       case .always, .never:
         if !holds && !found[slots[k]] {

@@ -121,7 +121,7 @@ struct BackwardFixpoint {
         if let spent = clock.spent(after: iteration - 1) { return .unknown(spent) }
       }
       let grew: Z3Result
-      if !frontier, zip(added, current).allSatisfy({ context.id(of: $0) == context.id(of: $1) }) {
+      if !frontier, context.sameTerms(added, current) {
         grew = .unsatisfiable  // every set is the term it was: nothing grew
       } else if frontier {
         growth.push()
@@ -245,11 +245,7 @@ final class StepResults {
   /// else `make()`.
   func result(_ s: Int, _ sets: [Z3Term], in context: Z3Context, make: () -> Z3Term) -> Z3Term {
     let inputs = targets[s].map { sets[$0] }
-    if let last = last[s],
-      last.inputs.elementsEqual(inputs, by: { context.id(of: $0) == context.id(of: $1) })
-    {
-      return last.result
-    }
+    if let last = last[s], context.sameTerms(last.inputs, inputs) { return last.result }
     let result = make()
     last[s] = (inputs, result)
     return result

@@ -179,7 +179,7 @@ struct PropertyFixpoint {
       let inputs = current
       let next = model.steps.indices.map { s in results.result(s, inputs, in: context) { make(s) } }
       let grew: Z3Result
-      if zip(next, current).allSatisfy({ context.id(of: $0) == context.id(of: $1) }) {
+      if context.sameTerms(next, current) {
         grew = .unsatisfiable  // every set is the term it was: nothing grew
       } else {
         solver.push()

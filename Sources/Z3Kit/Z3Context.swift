@@ -164,6 +164,11 @@ package final class Z3Context {
   /// Z3's identifier of `term`: equal terms of one context have the same, while they live.
   package func id(of term: Z3Term) -> UInt32 { Z3_get_ast_id(raw, term.raw) }
 
+  /// Whether `a` and `b` are the very same terms, one for one (Z3 shares equal terms).
+  package func sameTerms(_ a: [Z3Term], _ b: [Z3Term]) -> Bool {
+    a.elementsEqual(b) { id(of: $0) == id(of: $1) }
+  }
+
   /// Z3's simplifier, within the query time limit (past it Z3 records an error, which the
   /// next query throws).
   package func simplify(_ term: Z3Term) -> Z3Term {

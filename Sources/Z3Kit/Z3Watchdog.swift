@@ -39,7 +39,7 @@ final class Z3Watchdog: @unchecked Sendable {
     }
     nextID += 1
     let id = nextID
-    let earliest = queries.values.map(\.deadline).min()
+    let earliest = queries.values.lazy.map(\.deadline).min()
     queries[id] = Query(context: context, deadline: deadline)
     // The watchdog sleeps until the earliest deadline it knows; wake it only for an earlier one.
     if earliest.map({ deadline < $0 }) ?? true { condition.signal() }
@@ -59,7 +59,7 @@ final class Z3Watchdog: @unchecked Sendable {
         queries[id]?.interrupted = true
         Z3_interrupt(query.context)
       }
-      let pending = queries.values.filter { !$0.interrupted }.map(\.deadline).min()
+      let pending = queries.values.lazy.filter { !$0.interrupted }.map(\.deadline).min()
       if let pending {
         let seconds = Double(pending - min(pending, DispatchTime.now().uptimeNanoseconds)) / 1e9
         _ = condition.wait(until: Date(timeIntervalSinceNow: seconds + 0.001))

@@ -186,10 +186,11 @@ struct Verify: ParsableCommand {
     // Z3 proves the models one after another beside the explicit search (its fixpoints run on
     // one thread), each proof printed with its model's explicit verdicts.
     let z3Queue = DispatchQueue(label: "verify.z3")
-    let proofsAhead = models.map { model in
+    let proofsAhead = models.map { model -> Background<ProofReport>? in
+      guard engines != .explicit else { return nil }
       let invariants = selection[ObjectIdentifier(model)] ?? []
       let checker = Self.checker(model, timeout: timeout, budget: z3Budget, maxBranches: z3MaxBranches)
-      return engines == .explicit ? nil : Background(on: z3Queue) { checker.prove(invariants: invariants) }
+      return Background(on: z3Queue) { checker.prove(invariants: invariants) }
     }
     for (m, model) in models.enumerated() {
       let invariants = selection[ObjectIdentifier(model)] ?? []
