@@ -41,6 +41,17 @@ package struct Harness: Sendable {
   package let makeClient: ClientMaker?
   /// What the client under test supports; the harness draws only what it does.
   package let profile: ClientProfile
+  /// The oracle's shared tables: every run's `ModelSimulator` starts from it.
+  package let oracleContext: ModelSimulator.Context
+  /// Per-model tables for `supports(responseIndex:in:)`, built once (no name is compared on the
+  /// fuzzer's hot path): each response's class, whether the harness can give it at each step
+  /// (`supports(_:at:)`), each step's answer that `answerLeadsToSetup` tries, whether each step
+  /// carries the TOTP secret, and the value of `user.deviceRemembered` that means true.
+  package let responseClasses: [ResponseName?]
+  let supportedAt: [[Bool]]
+  let setupAnswer: [Int?]
+  package let carriesSecret: [Bool]
+  let rememberedDevice: (index: Int, value: Int)?
 
   /// Makes the client of a run, for the endpoint its pool is reached at and the devices its user
   /// remembers (by username).
@@ -73,6 +84,25 @@ package struct Harness: Sendable {
     swiftNames = system.model.steps.map { step in
       if case .name(let n)? = step.names.first(where: { $0.platform == "swift" })?.form { return n }
       return step.id
+    }
+    oracleContext = ModelSimulator.Context(system)
+    let model = system.model
+    let classes = model.responses.map { ResponseName(rawValue: $0.name) }
+    responseClasses = classes
+    supportedAt = model.steps.map { step in
+      classes.indices.map { r in Self.supports(classes[r], at: step.id) }
+    }
+    let answers: [ResponseName] = [.correctPassword, .goodNewPassword, .correctAnswer, .validEmail, .correctCode]
+    setupAnswer = model.steps.map { step in
+      let accepted = step.responses.map(\.response)
+      for answer in answers {
+        if let r = accepted.first(where: { classes[$0] == answer }) { return r }
+      }
+      return nil
+    }
+    carriesSecret = model.steps.map { $0.facts.carries.contains(.sharedSecret) }
+    rememberedDevice = model.variableIndex(named: Self.rememberedDeviceVariable).flatMap { i in
+      model.variables[i].domain.values.first { model.variables[i].domain.render($0) == "true" }.map { (i, $0) }
     }
   }
 
@@ -293,9 +323,17 @@ package struct Harness: Sendable {
   /// A reset-required user is not left out: Cognito checks that status only after the password
   /// (amplify-js #4890), as the model and the pool do.
   package func unconfirmedUserBeforeSRPVerifier(_ response: String, in oracle: ModelSimulator) -> Bool {
-    guard response == ResponseName.wrongPassword.rawValue, oracle.step == 0, let rule = statusBeforeVerifier else {
-      return false
-    }
+    response == ResponseName.wrongPassword.rawValue && unconfirmedBeforeVerifier(oracle)
+  }
+
+  /// `unconfirmedUserBeforeSRPVerifier` for the response with index `r` in `model.responses`.
+  func unconfirmedUserBeforeSRPVerifier(responseIndex r: Int, in oracle: ModelSimulator) -> Bool {
+    responseClasses[r] == .wrongPassword && unconfirmedBeforeVerifier(oracle)
+  }
+
+  /// The rule of `unconfirmedUserBeforeSRPVerifier` once the response is `wrongPassword`.
+  private func unconfirmedBeforeVerifier(_ oracle: ModelSimulator) -> Bool {
+    guard oracle.step == 0, let rule = statusBeforeVerifier else { return false }
     let values = oracle.valuation
     guard values[rule.status] == rule.unconfirmed else { return false }
     let flow = values[rule.authFlow]
@@ -309,6 +347,12 @@ package struct Harness: Sendable {
   /// Whether the harness can give `response` at the step `stepID`.
   package func supports(_ response: String, at stepID: String) -> Bool {
     guard let name = ResponseName(rawValue: response) else { return true }
+    return Self.supports(name, at: stepID)
+  }
+
+  /// `supports(_:at:)` for a response class (nil: one the harness does not know, given as is).
+  static func supports(_ name: ResponseName?, at stepID: String) -> Bool {
+    guard let name else { return true }
     if ResponseName.unsupported.contains(name) { return false }
     return !(StepID.localSelections.contains(stepID) && name.isFault)
   }
@@ -318,11 +362,16 @@ package struct Harness: Sendable {
   /// answer the harness sends leads to the TOTP setup (elsewhere no AssociateSoftwareToken
   /// follows the answer, so the fault cannot happen).
   package func supports(_ response: String, in oracle: ModelSimulator) -> Bool {
-    guard let s = oracle.step, supports(response, at: model.steps[s].id),
-      model.steps[s].responses.contains(where: { model.responses[$0.response].name == response }),
-      !unconfirmedUserBeforeSRPVerifier(response, in: oracle)
+    guard let r = system.responseIndex[response] else { return false }
+    return supports(responseIndex: r, in: oracle)
+  }
+
+  /// `supports(_:in:)` for the response with index `r` in `model.responses`.
+  package func supports(responseIndex r: Int, in oracle: ModelSimulator) -> Bool {
+    guard let s = oracle.step, supportedAt[s][r], system.responseSlots[s][r] >= 0,
+      !unconfirmedUserBeforeSRPVerifier(responseIndex: r, in: oracle)
     else { return false }
-    let name = ResponseName(rawValue: response)
+    let name = responseClasses[r]
     if name == .unexpectedDeviceChallenge, deviceRemembered(oracle) { return false }
     return !(name.map(ResponseName.setupClasses.contains) ?? false) || answerLeadsToSetup(oracle)
   }
@@ -332,22 +381,17 @@ package struct Harness: Sendable {
   /// `unexpectedDeviceChallenge` there (the model's restart stands for a device Cognito no
   /// longer knows, which the pool does not simulate).
   func deviceRemembered(_ oracle: ModelSimulator) -> Bool {
-    guard let v = model.variableIndex(named: Self.rememberedDeviceVariable) else { return false }
-    return model.variables[v].domain.render(oracle.valuation[v]) == "true"
+    guard let rememberedDevice else { return false }
+    return oracle.valuation[rememberedDevice.index] == rememberedDevice.value
   }
 
   /// Whether the answer the harness sends for a fault at the current step leads to a step
   /// that carries the TOTP secret (the client then calls AssociateSoftwareToken).
   package func answerLeadsToSetup(_ oracle: ModelSimulator) -> Bool {
-    guard let s = oracle.step else { return false }
-    let accepted = Set(model.steps[s].responses.map { model.responses[$0.response].name })
-    let answers: [ResponseName] = [.correctPassword, .goodNewPassword, .correctAnswer, .validEmail, .correctCode]
-    guard let answer = answers.first(where: { accepted.contains($0.rawValue) }) else { return false }
-    var probe = oracle
-    guard case .step(let id)? = try? probe.respond(answer.rawValue), let t = model.stepIndex(named: id) else {
-      return false
-    }
-    return model.steps[t].facts.carries.contains(.sharedSecret)
+    guard let s = oracle.step, let answer = setupAnswer[s], let branch = oracle.peek(responseIndex: answer),
+      case .step(let t) = branch.outcome
+    else { return false }
+    return carriesSecret[t]
   }
 
   /// A new session for `configuration`, or nil when the model refuses the configuration or
@@ -407,7 +451,7 @@ package struct Harness: Sendable {
   /// harness covers it.
   private func oracle(_ configuration: [String: String], recordsTrace: Bool) -> ModelSimulator? {
     guard covers(configuration) else { return nil }
-    return try? ModelSimulator(system: system, configuration: configuration, recordsTrace: recordsTrace)
+    return try? ModelSimulator(context: oracleContext, configuration: configuration, recordsTrace: recordsTrace)
   }
 
   /// The model's state for a `signIn` while a flow is in progress or after it ended: the

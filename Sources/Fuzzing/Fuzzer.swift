@@ -136,13 +136,29 @@ package struct Fuzzer: Sendable {
       let only = self.srpShare >= 1 ? srpGenerator : self.srpShare <= 0 ? otherGenerator : generator
       configurationProblem = only.check() ?? .notCovered
     }
-    pairs = model.steps.indices.flatMap { s in
-      model.steps[s].responses.map { (s, model.responses[$0.response].name) }
-        .filter { executor.harness.supports($0.1, at: model.steps[s].id) }
+    let harness = executor.harness
+    let candidates = model.steps.map { step in
+      step.responses.map(\.response).filter { harness.supports(model.responses[$0].name, at: step.id) }.map { r in
+        let kind = harness.responseClasses[r]
+        return Candidate(
+          response: r, kind: kind, rare: kind.map(ResponseName.rare.contains) ?? false,
+          setupClass: kind.map(ResponseName.setupClasses.contains) ?? false,
+          countedByPool: kind.map(ResponseName.countedByPool.contains) ?? false)
+      }
     }
-    supportedResponses = model.steps.map { step in
-      step.responses.map { model.responses[$0.response].name }.filter { executor.harness.supports($0, at: step.id) }
-    }
+    self.candidates = candidates
+    pairs = candidates.indices.flatMap { s in candidates[s].map { (s, $0.response) } }
+  }
+
+  /// A response the generator can give at a step (one the harness supports there), with what
+  /// the generator asks of it, looked up once per model.
+  struct Candidate: Sendable {
+    /// Its index in `model.responses`.
+    let response: Int
+    let kind: ResponseName?
+    let rare: Bool
+    let setupClass: Bool
+    let countedByPool: Bool
   }
 
   /// Draws the configurations (built once per model): any covered one (for `check`), those
@@ -222,10 +238,10 @@ package struct Fuzzer: Sendable {
     return result
   }
 
-  /// Every (step, response) pair the generator can steer toward, in the model's order.
-  let pairs: [(step: Int, response: String)]
-  /// For each step, the names of the responses the harness can give there, in the model's order.
-  let supportedResponses: [[String]]
+  /// Every (step, response index) pair the generator can steer toward, in the model's order.
+  let pairs: [(step: Int, response: Int)]
+  /// For each step, the responses the harness can give there, in the model's order.
+  let candidates: [[Candidate]]
 
   /// A case walked through the model. Steering depends on the case's own random numbers
   /// only (so any split over jobs and shards runs the same cases): each case favours one
@@ -241,7 +257,7 @@ package struct Fuzzer: Sendable {
     var calls: [FuzzCall] = []
     guard
       let fresh = try? ModelSimulator(
-        system: harness.system, configurationValues: values, recordsTrace: false)
+        context: harness.oracleContext, configurationValues: values, recordsTrace: false)
     else {
       return FuzzCase(configuration: configuration, calls: [])
     }
@@ -251,10 +267,13 @@ package struct Fuzzer: Sendable {
     let length = 1 + Int(rng.next() % UInt64(maxLength))
     let limit = model.failedAttempts?.limit ?? 5
     let counter = model.failedAttempts?.counter
+    let terminal = harness.oracleContext.terminal
     var localFailures = 0
+    var choices: [Candidate] = []
+    var weights: [Double] = []
     for _ in 0..<length {
       var function: Harness.Function? = nil
-      let ended = oracle.step.map { model.steps[$0].isTerminal } ?? true
+      let ended = oracle.step.map { terminal[$0] } ?? true
       if ended {
         let signedIn = oracle.step.map { model.steps[$0].kind == .signedIn } ?? false
         if !signedIn && rng.next() % 4 == 0 {
@@ -269,50 +288,49 @@ package struct Fuzzer: Sendable {
         localFailures = 0
       }
       guard let s = oracle.step else { break }
-      let step = model.steps[s]
       let atLimit = counter.map { oracle.valuation[$0] == limit - 1 } ?? false
-      let choices = supportedResponses[s].filter { c in
-        if !secondRequestFaults, ResponseName(rawValue: c).map(ResponseName.setupClasses.contains) == true {
-          return false
-        }
+      choices.removeAll(keepingCapacity: true)
+      for c in candidates[s] {
+        if !secondRequestFaults, c.setupClass { continue }
         // SRP after a first-factor selection only in SRP cases.
-        if c == ResponseName.selectPASSWORD_SRP.rawValue && !srp { return false }
+        if c.kind == .selectPASSWORD_SRP && !srp { continue }
         // What the harness can give here: not where the model is wrong, setup faults only where
         // the answer leads to the TOTP setup, no unasked device challenge with a device remembered.
-        guard harness.supports(c, in: oracle) else { return false }
-        var probe = oracle
-        guard let outcome = try? probe.respond(c) else { return false }
+        guard harness.supports(responseIndex: c.response, in: oracle),
+          let branch = oracle.peek(responseIndex: c.response)
+        else { continue }
         // The limit-th failed attempt ends the flow on the pool only for answers it counts.
-        if case .restart = outcome, atLimit, s != 0, c != ResponseName.expiredSession.rawValue {
-          return localFailures == 0 && ResponseName(rawValue: c).map(ResponseName.countedByPool.contains) == true
+        if branch.target == nil, atLimit, s != 0, c.kind != .expiredSession {
+          if localFailures == 0 && c.countedByPool { choices.append(c) }
+          continue
         }
-        return true
+        choices.append(c)
       }
       guard !choices.isEmpty else { break }
-      let weights = choices.map { c -> Double in
-        if favoured.map({ $0.step == s && $0.response == c }) == true { return 8 }
-        return ResponseName(rawValue: c).map(ResponseName.rare.contains) == true ? 0.2 : 1
+      weights.removeAll(keepingCapacity: true)
+      for c in choices {
+        weights.append(favoured.map({ $0.step == s && $0.response == c.response }) == true ? 8 : c.rare ? 0.2 : 1)
       }
       var pick = Double(rng.next() % 1_000_000) / 1_000_000 * weights.reduce(0, +)
-      var response = choices[choices.count - 1]
+      var chosen = choices[choices.count - 1]
       for (c, w) in zip(choices, weights) {
         if pick < w {
-          response = c
+          chosen = c
           break
         }
         pick -= w
       }
-      guard let outcome = try? oracle.respond(response) else { break }
-      if case .error = outcome, let name = ResponseName(rawValue: response), !ResponseName.countedByPool.contains(name),
-        name != .networkFault, name != .serviceError
-      {
+      guard let outcome = try? oracle.respond(responseIndex: chosen.response) else { break }
+      let name = chosen.kind
+      if case .error = outcome, name != nil, !chosen.countedByPool, name != .networkFault, name != .serviceError {
         localFailures += 1
       }
+      let response = model.responses[chosen.response].name
       var call = FuzzCall(response: response, function: function)
       // The answer at a step that carries the TOTP secret takes two requests
       // (VerifySoftwareToken, then RespondToAuthChallenge): a fault may hit either.
-      let twoRequests = secondRequestFaults && step.facts.carries.contains(.sharedSecret)
-      switch ResponseName(rawValue: response) {
+      let twoRequests = secondRequestFaults && harness.carriesSecret[s]
+      switch name {
       case .networkFault?:
         if twoRequests && rng.next() % 2 == 0 { call.faultRequest = 1 }
         if rng.next() % 2 == 0 { call.fault = .timeout }
@@ -333,7 +351,7 @@ package struct Fuzzer: Sendable {
         }
       default: break
       }
-      if response == ResponseName.setupError.rawValue {
+      if name == .setupError {
         let carried = model.responses.first { $0.name == response }?.errors ?? []
         if !carried.isEmpty { call.error = carried[Int(rng.next() % UInt64(carried.count))].exception }
       }

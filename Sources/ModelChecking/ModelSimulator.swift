@@ -36,12 +36,26 @@ public struct ModelSimulator: Sendable {
   public var model: SignInModel { shared.system.model }
   /// `system` behind one reference: a copy of the simulator (the fuzzer probes every candidate
   /// response on a copy) retains one object instead of every table of the system and model.
-  private let shared: Shared
+  private let shared: Context
 
-  private final class Shared: Sendable {
-    let system: TransitionSystem
-    init(_ system: TransitionSystem) { self.system = system }
+  /// A transition system and the per-step facts the simulator's hot path reads, made once
+  /// and shared by every simulator started from it (`init(context:…)`): starting a simulator
+  /// then copies no table of the system.
+  public final class Context: Sendable {
+    public let system: TransitionSystem
+    /// Per step: whether it is terminal, and whether it is the entry step (`signIn`).
+    public let terminal: [Bool]
+    public let entry: [Bool]
+
+    public init(_ system: TransitionSystem) {
+      self.system = system
+      terminal = system.model.steps.map(\.isTerminal)
+      entry = system.model.steps.map { $0.kind == .entry }
+    }
   }
+
+  /// The shared context this simulator reads (to start others from, `init(context:…)`).
+  public var context: Context { shared }
   public private(set) var valuation: [Int]
   /// The current step (model index), or nil once the flow restarted.
   public private(set) var step: Int?
@@ -62,10 +76,10 @@ public struct ModelSimulator: Sendable {
     }
   }
 
-  /// Starts at `signIn` with every configuration variable given by name (or by its `default:`).
   /// Whether `trace` is kept (the fuzzer's generator turns it off for speed).
   public var recordsTrace = true
 
+  /// Starts at `signIn` with every configuration variable given by name (or by its `default:`).
   public init(model: SignInModel, configuration: [String: String], recordsTrace: Bool = true) throws(Failure) {
     try self.init(system: TransitionSystem(model: model), configuration: configuration, recordsTrace: recordsTrace)
   }
@@ -73,8 +87,14 @@ public struct ModelSimulator: Sendable {
   /// Starts at `signIn` on an already built transition system (cheaper when many
   /// configurations of one model are simulated).
   public init(system: TransitionSystem, configuration: [String: String], recordsTrace: Bool = true) throws(Failure) {
+    try self.init(context: Context(system), configuration: configuration, recordsTrace: recordsTrace)
+  }
+
+  /// Starts at `signIn` with every configuration variable given by name, on a shared context.
+  public init(context: Context, configuration: [String: String], recordsTrace: Bool = true) throws(Failure) {
+    let system = context.system
     let model = system.model
-    shared = Shared(system)
+    shared = context
     self.recordsTrace = recordsTrace
     var values = [Int](repeating: unassigned, count: model.variables.count)
     for (name, text) in configuration {
@@ -105,8 +125,14 @@ public struct ModelSimulator: Sendable {
   /// configuration index; the rest is ignored), as a generator that drew them has them: no
   /// names to look up. The values must be in their domains and meet the constraints.
   public init(system: TransitionSystem, configurationValues: [Int], recordsTrace: Bool = true) throws(Failure) {
+    try self.init(context: Context(system), configurationValues: configurationValues, recordsTrace: recordsTrace)
+  }
+
+  /// Starts at `signIn` with the configuration variables given by value, on a shared context.
+  public init(context: Context, configurationValues: [Int], recordsTrace: Bool = true) throws(Failure) {
+    let system = context.system
     let model = system.model
-    shared = Shared(system)
+    shared = context
     self.recordsTrace = recordsTrace
     var values = [Int](repeating: unassigned, count: model.variables.count)
     for i in model.configurationIndices {
@@ -138,48 +164,32 @@ public struct ModelSimulator: Sendable {
   @discardableResult
   public mutating func respond(_ response: String) throws(Failure) -> TraceOutcome {
     guard let step else { throw .flowEnded(trace.last.map { "\($0.outcome)" } ?? "restart") }
-    let current = model.steps[step]
-    if current.isTerminal { throw .flowEnded("step \(current.id)") }
+    if shared.terminal[step] { throw .flowEnded("step \(model.steps[step].id)") }
     guard let r = system.responseIndex[response] else {
       throw .unknownResponse(
         response, suggestion: Suggestions.closest(to: response, among: model.responses.map(\.name)))
     }
-    let slot = system.responseSlots[step][r]
-    guard slot >= 0 else { throw .responseNotAccepted(response: response, step: current.id) }
-    let branch: TransitionSystem.Branch
+    return try respond(responseIndex: r)
+  }
+
+  /// `respond` by the response's index in `model.responses` (no name to look up): what the
+  /// fuzzer's generator and harness call.
+  @discardableResult
+  public mutating func respond(responseIndex r: Int) throws(Failure) -> TraceOutcome {
+    guard let step else { throw .flowEnded(trace.last.map { "\($0.outcome)" } ?? "restart") }
+    if shared.terminal[step] { throw .flowEnded("step \(model.steps[step].id)") }
+    let only = try branch(step: step, response: r)
+    let branch = system.branches[only]
+    lastBranch = only
     let after: [Int]
-    do {
-      // The common case (exactly one rule matches in every rule list on the way) without the
-      // bookkeeping; otherwise the full walk says where the model is not deterministic.
-      var only = try system.uniqueBranch(step: step, responseSlot: slot, valuation: valuation)
-      if only == nil {
-        var mismatches: [TransitionSystem.Mismatch] = []
-        let matching = try system.matchingBranches(
-          step: step, responseSlot: slot, valuation: valuation, mismatches: &mismatches)
-        guard matching.count == 1, mismatches.isEmpty, let first = matching.first else {
-          throw Failure.notDeterministic(
-            mismatches.first?.place ?? "response '\(response)' at step '\(current.id)'")
-        }
-        only = first
-      }
-      guard let only else { throw Failure.notDeterministic("response '\(response)' at step '\(current.id)'") }
-      branch = system.branches[only]
-      lastBranch = only
-      after = try branch.apply(to: valuation)
-    } catch let error as UnassignedVariable {
-      throw .missingVariable(model.variables[error.index].name)
-    } catch let error as Failure {
-      throw error
-    } catch {
-      throw .notDeterministic("response '\(response)' at step '\(current.id)'")
-    }
+    do { after = try branch.apply(to: valuation) } catch { throw .missingVariable(model.variables[error.index].name) }
     let outcome: TraceOutcome
     switch branch.outcome {
     case .step(let s):
       outcome = .step(model.steps[s].id)
       self.step = s
     case .error(let name):
-      outcome = .error(name, stays: current.id)
+      outcome = .error(name, stays: model.steps[step].id)
     case .restart(let reason):
       outcome = .restart(reason)
       self.step = nil
@@ -195,11 +205,48 @@ public struct ModelSimulator: Sendable {
       }
       trace.append(
         TraceStep(
-          call: current.kind == .entry ? "signIn" : "confirmSignIn", response: response, stepBefore: current.id,
-          outcome: outcome, changes: changes, ruleLines: branch.ruleLines))
+          call: shared.entry[step] ? "signIn" : "confirmSignIn", response: model.responses[r].name,
+          stepBefore: model.steps[step].id, outcome: outcome, changes: changes, ruleLines: branch.ruleLines))
     }
     valuation = after
     lastRuleLines = branch.ruleLines
     return outcome
+  }
+
+  /// The branch (an index into `system.branches`) response `r` takes at `step` in the current
+  /// valuation, or why `respond` refuses it.
+  private func branch(step: Int, response r: Int) throws(Failure) -> Int {
+    let slot = system.responseSlots[step][r]
+    guard slot >= 0 else {
+      throw .responseNotAccepted(response: model.responses[r].name, step: model.steps[step].id)
+    }
+    do {
+      // The common case (exactly one rule matches in every rule list on the way) without the
+      // bookkeeping; otherwise the full walk says where the model is not deterministic.
+      if let only = try system.uniqueBranch(step: step, responseSlot: slot, valuation: valuation) { return only }
+      var mismatches: [TransitionSystem.Mismatch] = []
+      let matching = try system.matchingBranches(
+        step: step, responseSlot: slot, valuation: valuation, mismatches: &mismatches)
+      guard matching.count == 1, mismatches.isEmpty, let first = matching.first else {
+        throw Failure.notDeterministic(
+          mismatches.first?.place ?? "response '\(model.responses[r].name)' at step '\(model.steps[step].id)'")
+      }
+      return first
+    } catch let error as UnassignedVariable {
+      throw .missingVariable(model.variables[error.index].name)
+    } catch let error as Failure {
+      throw error
+    } catch {
+      throw .notDeterministic("response '\(model.responses[r].name)' at step '\(model.steps[step].id)'")
+    }
+  }
+
+  /// What `respond(responseIndex: r)` would do, without doing it: the branch it takes, or nil
+  /// when it would refuse. Nothing is copied or allocated, so the fuzzer's generator can ask
+  /// it of every candidate response. (Every variable has a value from `init` on and effects
+  /// only write values, so the effects of a branch `respond` takes never refuse.)
+  public func peek(responseIndex r: Int) -> TransitionSystem.Branch? {
+    guard let step, !shared.terminal[step], let only = try? branch(step: step, response: r) else { return nil }
+    return system.branches[only]
   }
 }

@@ -330,14 +330,16 @@ package actor SimulatedUserPool: CognitoBackend {
 
   /// A UUID's text for 16 bytes (version 4 bits set).
   static func uuid(_ b: [UInt8]) -> String {
-    var b = b
-    b[6] = (b[6] & 0x0F) | 0x40
-    b[8] = (b[8] & 0x3F) | 0x80
-    let hex = b.map { String(format: "%02x", $0) }.joined()
-    let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { r in
-      String(hex[hex.index(hex.startIndex, offsetBy: r.lowerBound)..<hex.index(hex.startIndex, offsetBy: r.upperBound)])
+    let digits = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = []
+    text.reserveCapacity(36)
+    for (k, byte) in b.prefix(16).enumerated() {
+      if k == 4 || k == 6 || k == 8 || k == 10 { text.append(UInt8(ascii: "-")) }
+      let value = k == 6 ? (byte & 0x0F) | 0x40 : k == 8 ? (byte & 0x3F) | 0x80 : byte
+      text.append(digits[Int(value >> 4)])
+      text.append(digits[Int(value & 0x0F)])
     }
-    return parts.joined(separator: "-")
+    return String(decoding: text, as: UTF8.self)
   }
 
   /// The next `count` requests of `operation` fail with `fault` (after any pending
