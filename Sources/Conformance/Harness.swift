@@ -398,8 +398,8 @@ package struct Harness: Sendable {
   /// the harness does not cover it.
   /// The reference client (with `hooks`) calls the pool's actor in process, whatever
   /// `connection` and `makeClient` say (see `open`).
-  package func start(_ configuration: [String: String], recordsTrace: Bool = false) -> Run? {
-    guard let oracle = oracle(configuration, recordsTrace: recordsTrace) else { return nil }
+  package func start(_ configuration: [String: String], values: [Int]? = nil, recordsTrace: Bool = false) -> Run? {
+    guard let oracle = oracle(configuration, values: values, recordsTrace: recordsTrace) else { return nil }
     let pool = SimulatedUserPool(configuration: configuration)
     let endpoint = PoolConnection.Endpoint(
       pool: pool, backend: pool, userPoolId: SimulatedUserPool.poolId, clientId: "harness")
@@ -411,11 +411,15 @@ package struct Harness: Sendable {
   /// A new session for `configuration` through `connection` (in process without one), with
   /// the client `makeClient` makes (the reference client without one), or nil as for `start`.
   /// - Throws: the client under test could not be made ready (an adapter ignored `reset`).
-  package func open(_ configuration: [String: String], recordsTrace: Bool = false) async throws(ClientFailure)
-    -> Run?
+  /// `values`, when given, are the configuration's values by variable index (what `configuration`
+  /// names), so the oracle starts without parsing the names again.
+  package func open(_ configuration: [String: String], values: [Int]? = nil, recordsTrace: Bool = false)
+    async throws(ClientFailure) -> Run?
   {
-    guard connection != nil || makeClient != nil else { return start(configuration, recordsTrace: recordsTrace) }
-    guard let oracle = oracle(configuration, recordsTrace: recordsTrace) else { return nil }
+    guard connection != nil || makeClient != nil else {
+      return start(configuration, values: values, recordsTrace: recordsTrace)
+    }
+    guard let oracle = oracle(configuration, values: values, recordsTrace: recordsTrace) else { return nil }
     let endpoint: PoolConnection.Endpoint
     if let connection {
       endpoint = try await connection.connect(configuration)
@@ -449,7 +453,11 @@ package struct Harness: Sendable {
 
   /// The model's state at the start, when the model accepts the configuration and the
   /// harness covers it.
-  private func oracle(_ configuration: [String: String], recordsTrace: Bool) -> ModelSimulator? {
+  private func oracle(_ configuration: [String: String], values: [Int]?, recordsTrace: Bool) -> ModelSimulator? {
+    if let values {
+      guard covers(valueOf: { values[$0] }) else { return nil }
+      return try? ModelSimulator(context: oracleContext, configurationValues: values, recordsTrace: recordsTrace)
+    }
     guard covers(configuration) else { return nil }
     return try? ModelSimulator(context: oracleContext, configuration: configuration, recordsTrace: recordsTrace)
   }

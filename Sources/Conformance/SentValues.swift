@@ -14,24 +14,32 @@ package struct SentValues: Sendable {
   package init(_ state: SimulatedUserPool.State) {
     parameters = state.lastChallengeParameters
     secretCode = state.lastSecretCode
-    var secrets: [(Disagreement.SecretKind, String)] = [
-      (.password, SimulatedUserPool.password), (.password, Harness.wrongPassword), (.password, Harness.newPassword),
-      (.code, SimulatedUserPool.code), (.code, Harness.wrongCode),
-      (.totpSecret, SimulatedUserPool.secretCode), (.token, SimulatedUserPool.accessToken),
-    ]
+    var secrets = Self.fixedSecrets
     for session in state.issuedSessions { secrets.append((.session, session)) }
     self.secrets = secrets
   }
 
-  /// The kind of the first secret `text` contains.
+  /// The secrets of every session: what the harness types and what the pool always issues.
+  static let fixedSecrets: [(kind: Disagreement.SecretKind, value: String)] = [
+    (.password, SimulatedUserPool.password), (.password, Harness.wrongPassword), (.password, Harness.newPassword),
+    (.code, SimulatedUserPool.code), (.code, Harness.wrongCode),
+    (.totpSecret, SimulatedUserPool.secretCode), (.token, SimulatedUserPool.accessToken),
+  ]
+
+  /// The kind of the first secret `text` contains. Whether `text` is ASCII is read once; then
+  /// each ASCII secret whose bytes do not occur is ruled out on the bytes (no character sequence
+  /// can then occur either), and the rest are answered by `contains`.
   package func secret(in text: String) -> Disagreement.SecretKind? {
-    secrets.first { Self.contains(text, $0.value) }?.kind
+    let ascii = UTF8Search.isASCII(text)
+    return secrets.first { Self.contains(text, $0.value, textIsASCII: ascii) }?.kind
   }
 
   /// `text.contains(secret)`, answered from the UTF-8 bytes when both are ASCII and the
   /// bytes do not occur (then no character sequence can); otherwise by `contains`.
-  static func contains(_ text: String, _ secret: String) -> Bool {
-    if UTF8Search.isASCII(text) && UTF8Search.isASCII(secret) && !UTF8Search.contains(text, secret) { return false }
+  static func contains(_ text: String, _ secret: String, textIsASCII: Bool? = nil) -> Bool {
+    if textIsASCII ?? UTF8Search.isASCII(text), UTF8Search.isASCII(secret), !UTF8Search.contains(text, secret) {
+      return false
+    }
     return text.contains(secret)
   }
 

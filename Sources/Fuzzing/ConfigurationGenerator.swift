@@ -20,8 +20,10 @@ package struct ConfigurationGenerator: Sendable {
   let order: [Int]
   /// Each position's values, narrowed by single-variable constraints and the coverage.
   var domains: [[Int]]
-  /// The model's constraints.
-  let constraints: [Expr]
+  /// The model's constraints, compiled for three-valued evaluation (`partials`, the search)
+  /// and for evaluation over a full valuation (`codes`, rejection sampling).
+  let partials: [PartialExpr]
+  let codes: [CompiledExpr]
   /// For each position, the constraints that read its variable.
   let checks: [[Int]]
   /// For each constraint, the positions of the variables it reads.
@@ -51,7 +53,8 @@ package struct ConfigurationGenerator: Sendable {
     self.order = order
     variableCount = model.variables.count
     let constraints = model.constraints.map(\.expr)
-    self.constraints = constraints
+    partials = constraints.map(PartialExpr.init)
+    codes = constraints.map(CompiledExpr.init)
     var position = [Int: Int]()
     for (p, i) in order.enumerated() { position[i] = p }
     let reads = constraints.map { $0.variables.compactMap { position[$0] } }
@@ -178,7 +181,7 @@ package struct ConfigurationGenerator: Sendable {
 
   /// Every constraint holds and the harness covers the configuration.
   func accepts(_ values: [Int]) -> Bool {
-    guard constraints.allSatisfy({ (try? $0.holds(values)) == true }) else { return false }
+    guard codes.allSatisfy({ (try? $0.holds(values)) == true }) else { return false }
     return harness.covers(valueOf: { values[$0] }, kind: kind)
   }
 
@@ -191,7 +194,7 @@ package struct ConfigurationGenerator: Sendable {
     // A forced value the narrowed domains exclude has no valid configuration.
     for (p, v) in forced.enumerated() where v != unassigned && !domains[p].contains(v) { return nil }
     var values = [Int](repeating: unassigned, count: variableCount)
-    for c in constant where constraints[c].evaluatePartially(values) == 0 { return nil }
+    for c in constant where partials[c].evaluate(values) == 0 { return nil }
     let n = order.count
     let sequence = order.indices.filter { forced[$0] != unassigned } + order.indices.filter { forced[$0] == unassigned }
     var depthOf = [Int](repeating: 0, count: n)
@@ -229,7 +232,7 @@ package struct ConfigurationGenerator: Sendable {
   /// unassigned variable left has a value for it that does not make it false.
   func consistent(_ p: Int, _ forced: [Int], _ values: inout [Int]) -> Bool {
     for c in checks[p] {
-      guard let value = constraints[c].evaluatePartially(values) else {
+      guard let value = partials[c].evaluate(values) else {
         var open = -1
         for q in reads[c] where values[order[q]] == unassigned {
           if open >= 0 { open = -2 }
@@ -241,7 +244,7 @@ package struct ConfigurationGenerator: Sendable {
         var supported = false
         for v in candidates {
           values[u] = v
-          supported = constraints[c].evaluatePartially(values) != 0
+          supported = partials[c].evaluate(values) != 0
           if supported { break }
         }
         values[u] = unassigned

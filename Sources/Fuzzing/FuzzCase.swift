@@ -196,10 +196,12 @@ package struct CaseExecutor: Sendable {
     }
   }
 
-  package func execute(_ fuzzCase: FuzzCase) async -> Execution {
+  /// Runs `fuzzCase`. `values`, when given, are its configuration's values by variable index
+  /// (as the generator drew them), so the oracle starts without reading names.
+  package func execute(_ fuzzCase: FuzzCase, values: [Int]? = nil) async -> Execution {
     var execution = Execution()
     let opened: Harness.Run?
-    do { opened = try await harness.open(fuzzCase.configuration) } catch {
+    do { opened = try await harness.open(fuzzCase.configuration, values: values) } catch {
       execution.clientFailure = error
       return execution
     }

@@ -250,6 +250,12 @@ package struct Fuzzer: Sendable {
   /// with no flow, run failed attempts up to and one past the limit, and put network faults
   /// on the first or the second backend request of a call.
   func generate(_ rng: inout SplitMix64) throws(ConfigurationError) -> FuzzCase {
+    try generateWithValues(&rng).fuzzCase
+  }
+
+  /// `generate`, with the configuration's values as drawn (what `CaseExecutor.execute(_:values:)`
+  /// starts the oracle from, without parsing the configuration's names again).
+  func generateWithValues(_ rng: inout SplitMix64) throws(ConfigurationError) -> (fuzzCase: FuzzCase, values: [Int]) {
     let (values, srp) = try draw(&rng)
     let configuration = generator.dictionary(values)
     let harness = executor.harness
@@ -259,7 +265,7 @@ package struct Fuzzer: Sendable {
       let fresh = try? ModelSimulator(
         context: harness.oracleContext, configurationValues: values, recordsTrace: false)
     else {
-      return FuzzCase(configuration: configuration, calls: [])
+      return (FuzzCase(configuration: configuration, calls: []), values)
     }
     var oracle = fresh
     let all = pairs
@@ -357,7 +363,7 @@ package struct Fuzzer: Sendable {
       }
       calls.append(call)
     }
-    return FuzzCase(configuration: configuration, calls: calls)
+    return (FuzzCase(configuration: configuration, calls: calls), values)
   }
 
   // MARK: - Shrinking
@@ -478,12 +484,13 @@ package struct Fuzzer: Sendable {
       if summary.configurationProblem != nil { break }
       var rng = SplitMix64(seed: Self.caseSeed(seed, index))
       let fuzzCase: FuzzCase
-      do { fuzzCase = try generate(&rng) } catch {
+      let values: [Int]
+      do { (fuzzCase, values) = try generateWithValues(&rng) } catch {
         summary.configurationProblem = error
         break
       }
       let started = DispatchTime.now()
-      let execution = await executor.execute(fuzzCase)
+      let execution = await executor.execute(fuzzCase, values: values)
       let took = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
       if fuzzCase.usesSRP {
         summary.srpCases += 1
