@@ -96,10 +96,36 @@ package struct ObservedCall: Codable, Sendable, Equatable {
   package let call: String
   package let response: String
   package let stepBefore: String
-  package let expected: String
-  package let observed: String
   package let exception: String?
-  package let error: String?
+  /// What the model expected and what the client showed: as read from a file, or as the run
+  /// saw them, rendered to text only when asked (most cases pass, and nobody reads theirs).
+  private let shown: Shown
+
+  private enum Shown: Sendable {
+    case text(expected: String, observed: String, error: String?)
+    case run(expected: TraceOutcome, observation: Observation)
+  }
+
+  package var expected: String {
+    switch shown {
+    case .text(let expected, _, _): return expected
+    case .run(let outcome, _): return CaseExecutor.describe(outcome, exception)
+    }
+  }
+
+  package var observed: String {
+    switch shown {
+    case .text(_, let observed, _): return observed
+    case .run(_, let observation): return observation.description
+    }
+  }
+
+  package var error: String? {
+    switch shown {
+    case .text(_, _, let error): return error
+    case .run(_, let observation): return observation.errorName
+    }
+  }
 
   package init(
     call: String, response: String, stepBefore: String, expected: String, observed: String,
@@ -108,10 +134,25 @@ package struct ObservedCall: Codable, Sendable, Equatable {
     self.call = call
     self.response = response
     self.stepBefore = stepBefore
-    self.expected = expected
-    self.observed = observed
     self.exception = exception
-    self.error = error
+    shown = .text(expected: expected, observed: observed, error: error)
+  }
+
+  /// A call as a run saw it: the model's outcome and the client's observation, rendered on demand.
+  init(
+    call: String, response: String, stepBefore: String, expected: TraceOutcome, exception: String?,
+    observation: Observation
+  ) {
+    self.call = call
+    self.response = response
+    self.stepBefore = stepBefore
+    self.exception = exception
+    shown = .run(expected: expected, observation: observation)
+  }
+
+  package static func == (a: ObservedCall, b: ObservedCall) -> Bool {
+    a.call == b.call && a.response == b.response && a.stepBefore == b.stepBefore && a.exception == b.exception
+      && a.expected == b.expected && a.observed == b.observed && a.error == b.error
   }
 
   private enum CodingKeys: String, CodingKey {
@@ -123,10 +164,10 @@ package struct ObservedCall: Codable, Sendable, Equatable {
     call = try c.decode(String.self, forKey: .call)
     response = try c.decode(String.self, forKey: .response)
     stepBefore = try c.decode(String.self, forKey: .stepBefore)
-    expected = try c.decode(String.self, forKey: .expected)
-    observed = try c.decode(String.self, forKey: .observed)
+    shown = .text(
+      expected: try c.decode(String.self, forKey: .expected), observed: try c.decode(String.self, forKey: .observed),
+      error: try c.decodeIfPresent(String.self, forKey: .error))
     exception = try c.decodeIfPresent(String.self, forKey: .exception)
-    error = try c.decodeIfPresent(String.self, forKey: .error)
   }
 
   package func encode(to encoder: any Encoder) throws {
@@ -252,10 +293,8 @@ package struct CaseExecutor: Sendable {
         "\(record.stepBefore) / \(call.response) -> \(Self.transitionOutcome(record.modelOutcome))")
       execution.calls.append(
         ObservedCall(
-          call: record.function, response: call.label,
-          stepBefore: record.stepBefore, expected: Self.describe(record.expected, record.expectedException),
-          observed: record.observation.description, exception: record.expectedException,
-          error: record.observation.errorName))
+          call: record.function, response: call.label, stepBefore: record.stepBefore, expected: record.expected,
+          exception: record.expectedException, observation: record.observation))
       execution.states.append((run.oracle.valuation, run.oracle.stepID))
       if let unsupported = record.unsupported {
         execution.unsupported = unsupported

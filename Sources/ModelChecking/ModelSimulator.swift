@@ -44,14 +44,12 @@ public struct ModelSimulator: Sendable {
   public final class Context: Sendable {
     public let system: TransitionSystem
     /// Per step: whether it is terminal, and whether it is the entry step (`signIn`).
-    public let terminal: [Bool]
-    public let entry: [Bool]
+    public var terminal: [Bool] { system.simulation.terminal }
+    public var entry: [Bool] { system.simulation.entry }
+    /// The model's constraints, compiled (checked at every start).
+    var constraintCodes: [CompiledExpr] { system.simulation.constraintCodes }
 
-    public init(_ system: TransitionSystem) {
-      self.system = system
-      terminal = system.model.steps.map(\.isTerminal)
-      entry = system.model.steps.map { $0.kind == .entry }
-    }
+    public init(_ system: TransitionSystem) { self.system = system }
   }
 
   /// The shared context this simulator reads (to start others from, `init(context:…)`).
@@ -115,7 +113,9 @@ public struct ModelSimulator: Sendable {
       guard let value = model.variables[i].defaultValue else { throw .missingVariable(model.variables[i].name) }
       values[i] = value
     }
-    for c in model.constraints where (try? c.expr.holds(values)) != true { throw .constraintViolated(c.text) }
+    for (k, code) in context.constraintCodes.enumerated() where (try? code.holds(values)) != true {
+      throw .constraintViolated(model.constraints[k].text)
+    }
     for i in model.flowIndices { values[i] = model.variables[i].initial }
     valuation = values
     step = 0
@@ -144,7 +144,9 @@ public struct ModelSimulator: Sendable {
       }
       values[i] = v
     }
-    for c in model.constraints where (try? c.expr.holds(values)) != true { throw .constraintViolated(c.text) }
+    for (k, code) in context.constraintCodes.enumerated() where (try? code.holds(values)) != true {
+      throw .constraintViolated(model.constraints[k].text)
+    }
     for i in model.flowIndices { values[i] = model.variables[i].initial }
     valuation = values
     step = 0
@@ -155,9 +157,10 @@ public struct ModelSimulator: Sendable {
 
   /// The options the current step offers, if it is a selection step.
   public var offered: [String] {
-    guard let step, let offers = model.steps[step].offers else { return [] }
-    let set = model.optionSets[offers.optionSet]
-    return offers.conditions.filter { (try? $0.when.holds(valuation)) == true }.map { set.options[$0.option].name }
+    guard let step else { return [] }
+    let offers = system.simulation.offers[step]
+    if offers.isEmpty { return [] }
+    return offers.filter { (try? $0.when.holds(valuation)) == true }.map(\.option)
   }
 
   /// Gives `response` at the current step and returns what it produced.

@@ -1,5 +1,28 @@
 import SignInModel
 
+/// Per-step facts and compiled constraints `ModelSimulator` reads at every start and call.
+public final class SimulationTables: Sendable {
+  /// Per step: whether it is terminal, and whether it is the entry step (`signIn`).
+  public let terminal: [Bool]
+  public let entry: [Bool]
+  /// The model's constraints, compiled.
+  public let constraintCodes: [CompiledExpr]
+  /// Per step, each offer's option name and compiled condition, in the model's order (empty for
+  /// a step that offers nothing).
+  let offers: [[(option: String, when: CompiledExpr)]]
+
+  init(_ model: SignInModel) {
+    offers = model.steps.map { step in
+      guard let offers = step.offers else { return [] }
+      let set = model.optionSets[offers.optionSet]
+      return offers.conditions.map { (set.options[$0.option].name, CompiledExpr($0.when)) }
+    }
+    terminal = model.steps.map(\.isTerminal)
+    entry = model.steps.map { $0.kind == .entry }
+    constraintCodes = model.constraints.map { CompiledExpr($0.expr) }
+  }
+}
+
 /// The model's rules flattened into guarded branches over the pre-state: each branch is a
 /// step rule followed by the route rules it leads to, with guards and effects composed by
 /// substitution. This is the one definition of what a response does in a state; every
@@ -147,6 +170,10 @@ public struct TransitionSystem: Sendable {
   /// Tables only the explicit search reads, in one object: the simulators copy this struct
   /// per session, and each stored array is one more reference count per copy.
   public private(set) var search = SearchTables.none
+  /// `decisions` flattened for `uniqueBranch`.
+  private var decisionTable = DecisionTable([])
+  /// What `ModelSimulator` reads of the model at every start and call, built once.
+  public let simulation: SimulationTables
   /// Name lookups for the simulators' hot paths, built once per model: each response's index
   /// by name; `responseSlots[step][response]`, the slot of that response in the step's list
   /// (-1: not accepted); each configuration variable's index by name, and per variable the
@@ -158,6 +185,7 @@ public struct TransitionSystem: Sendable {
 
   public init(model: SignInModel) {
     self.model = model
+    simulation = SimulationTables(model)
     var responseIndex: [String: Int] = [:]
     for (r, response) in model.responses.enumerated() where responseIndex[response.name] == nil {
       responseIndex[response.name] = r
@@ -206,6 +234,7 @@ public struct TransitionSystem: Sendable {
     search = SearchTables(
       model: model, branches: branches, stateChecks: stateChecks, branchChecks: branchChecks,
       propertyChecks: propertyChecks)
+    decisionTable = DecisionTable(decisions)
   }
 
   /// The branches of `step`, in `branches` order.
@@ -278,19 +307,7 @@ public struct TransitionSystem: Sendable {
   /// where). The same walk without its bookkeeping, for the simulators' hot path.
   /// - Throws: `UnassignedVariable` when a guard on the way reads an unassigned variable.
   public func uniqueBranch(step: Int, responseSlot k: Int, valuation: [Int]) throws(UnassignedVariable) -> Int? {
-    var decision = decisions[step][k]
-    while true {
-      var found: Alternative? = nil
-      for alternative in decision.alternatives where try alternative.guardCode.holds(valuation) {
-        if found != nil { return nil }
-        found = alternative
-      }
-      guard let found else { return nil }
-      switch found.next {
-      case .branch(let b): return b
-      case .decision(let sub): decision = sub
-      }
-    }
+    try decisionTable.uniqueBranch(step: step, slot: k, valuation: valuation)
   }
 
   private func walk(

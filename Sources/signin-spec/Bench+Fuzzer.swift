@@ -26,7 +26,8 @@ extension Bench {
   }
 
   /// The fuzzer, one worker: model transitions per CPU second (the oracle alone: a
-  /// `ModelSimulator` per configuration, responses in turn) and client sessions per CPU
+  /// `ModelSimulator` per configuration on one shared context, responses in turn by index, as
+  /// the fuzzer's generator and harness call it; its start from the drawn values included) and client sessions per CPU
   /// second (`Fuzzer.run` over 20,000 cases without SRP, `--srp-share 0`: generation, the
   /// client on the simulated pool, the full comparison), beside the previous figures; then SRP
   /// cases per CPU second (`srpCases` cases at `--srp-share 1`: SRP flows and device tracking,
@@ -44,17 +45,29 @@ extension Bench {
         continue
       }
       let system = TransitionSystem(model: model)
+      // The oracle as the fuzzer's generator and harness drive it: one shared context, responses
+      // by index.
+      let context = ModelSimulator.Context(system)
+      let responses = model.steps.map { $0.responses.map(\.response) }
+      let terminal = context.terminal
+      // The configurations by value, as the generator draws them (read outside the timing).
+      let valued = configurations.map { configuration in
+        var values = [Int](repeating: unassigned, count: model.variables.count)
+        for (name, text) in configuration {
+          if let i = system.configurationIndex[name], let v = system.valueOfText[i][text] { values[i] = v }
+        }
+        return values
+      }
       let oracleStart = cpuSeconds()
       var transitions = 0
       for round in 0..<50 {
-        for configuration in configurations {
-          guard var oracle = try? ModelSimulator(system: system, configuration: configuration, recordsTrace: false)
+        for values in valued {
+          guard var oracle = try? ModelSimulator(context: context, configurationValues: values, recordsTrace: false)
           else { continue }
           for _ in 0..<10 {
-            guard let s = oracle.step, !model.steps[s].isTerminal else { break }
-            let responses = model.steps[s].responses
-            let r = responses[(round + transitions) % responses.count].response
-            guard (try? oracle.respond(model.responses[r].name)) != nil else { break }
+            guard let s = oracle.step, !terminal[s] else { break }
+            let r = responses[s][(round + transitions) % responses[s].count]
+            guard (try? oracle.respond(responseIndex: r)) != nil else { break }
             transitions += 1
           }
         }

@@ -140,6 +140,21 @@ public struct CompiledExpr: Sendable {
     try evaluate(valuation) != 0
   }
 
+  /// The postfix code and the stack it needs, for a table that keeps many expressions in one
+  /// array (`TransitionSystem`'s decision table) and runs them with `run(code:valuation:stack:missing:)`.
+  public var instructions: [Int] { code }
+  public var stackDepth: Int { stackSize }
+
+  /// Runs `instructions` (rebased to start at 0) over `valuation`, with a stack of at least
+  /// `stackDepth`: the value, or 0 with `missing` set to the first unassigned variable read.
+  @inlinable
+  public static func run(
+    code: UnsafeBufferPointer<Int>, valuation: UnsafeBufferPointer<Int>, stack: UnsafeMutablePointer<Int>,
+    missing: inout Int
+  ) -> Int {
+    run(code, valuation, stack, &missing)
+  }
+
   @inlinable
   static func run(
     _ c: UnsafeBufferPointer<Int>, _ v: UnsafeBufferPointer<Int>, _ stack: UnsafeMutablePointer<Int>,

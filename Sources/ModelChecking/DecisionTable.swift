@@ -1,0 +1,89 @@
+import SignInModel
+
+/// `TransitionSystem.decisions` flattened for the simulators' hot path (`uniqueBranch`): every
+/// rule list's alternatives as rows of integer arrays, and every guard's compiled code in one
+/// array. Walking it retains nothing per alternative, where the tree of `Decision` values and
+/// `Alternative` objects is retained and released at every rule.
+final class DecisionTable: Sendable {
+  /// All guards' code, one after the other; guard `n` is `code[codeStart[n]..<codeStart[n + 1]]`.
+  let code: [Int]
+  let codeStart: [Int]
+  /// Per alternative (row): what it leads to, a branch index (>= 0) or the rule list `-1 - d`.
+  let next: [Int]
+  /// Rule list `d`'s alternatives are rows `rowStart[d]..<rowStart[d + 1]`.
+  let rowStart: [Int]
+  /// `roots[step][slot]`: the rule list of `model.steps[step].responses[slot]`.
+  let roots: [[Int]]
+  /// The deepest stack any guard needs.
+  let stackDepth: Int
+
+  init(_ decisions: [[TransitionSystem.Decision]]) {
+    var code: [Int] = []
+    var codeStart: [Int] = []
+    var next: [Int] = []
+    var rowStart: [Int] = []
+    var depth = 1
+    var lists: [TransitionSystem.Decision] = []
+    // Rule lists are numbered breadth-first: a list's rows are written when it is reached,
+    // and a row naming a sub-list gives it the next number.
+    func number(_ d: TransitionSystem.Decision) -> Int {
+      lists.append(d)
+      return lists.count - 1
+    }
+    let roots = decisions.map { $0.map(number) }
+    var d = 0
+    while d < lists.count {
+      rowStart.append(next.count)
+      for alternative in lists[d].alternatives {
+        codeStart.append(code.count)
+        code += alternative.guardCode.instructions
+        depth = max(depth, alternative.guardCode.stackDepth)
+        switch alternative.next {
+        case .branch(let b): next.append(b)
+        case .decision(let sub): next.append(-1 - number(sub))
+        }
+      }
+      d += 1
+    }
+    rowStart.append(next.count)
+    codeStart.append(code.count)
+    self.code = code
+    self.codeStart = codeStart
+    self.next = next
+    self.rowStart = rowStart
+    self.roots = roots
+    stackDepth = depth
+  }
+
+  /// `TransitionSystem.uniqueBranch`: the one branch the rule lists from `roots[step][slot]` lead
+  /// to, or nil where a list has zero or several matching rules; each list's guards are read in
+  /// rule order up to its second match.
+  /// - Throws: `UnassignedVariable` for the first unassigned variable a guard reads.
+  func uniqueBranch(step: Int, slot: Int, valuation: [Int]) throws(UnassignedVariable) -> Int? {
+    var missing = -1
+    let result: Int? = code.withUnsafeBufferPointer { c in
+      valuation.withUnsafeBufferPointer { v in
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: stackDepth) { stack in
+          var list = roots[step][slot]
+          while true {
+            var found = -1
+            for row in rowStart[list]..<rowStart[list + 1] {
+              let guardCode = UnsafeBufferPointer(rebasing: c[codeStart[row]..<codeStart[row + 1]])
+              let value = CompiledExpr.run(code: guardCode, valuation: v, stack: stack.baseAddress!, missing: &missing)
+              if missing >= 0 { return nil }
+              guard value != 0 else { continue }
+              if found >= 0 { return nil }
+              found = row
+            }
+            guard found >= 0 else { return nil }
+            let target = next[found]
+            if target >= 0 { return target }
+            list = -1 - target
+          }
+        }
+      }
+    }
+    if missing >= 0 { throw UnassignedVariable(index: missing) }
+    return result
+  }
+}
