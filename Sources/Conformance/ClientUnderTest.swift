@@ -61,7 +61,8 @@ package struct InProcessClient: ClientUnderTest {
   package func isSignedIn() async throws(ClientFailure) -> Bool { await client.isSignedIn }
 
   private func threw(_ error: AuthError) async -> Observation {
-    Observation(.threw(error, now: await client.currentStep), isSignedIn: await client.isSignedIn)
+    let now = await client.snapshot
+    return Observation(.threw(error, now: now.currentStep), isSignedIn: now.isSignedIn)
   }
 }
 

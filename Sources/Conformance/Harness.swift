@@ -48,6 +48,7 @@ package struct Harness: Sendable {
   /// (`supports(_:at:)`), each step's answer that `answerLeadsToSetup` tries, whether each step
   /// carries the TOTP secret, and the value of `user.deviceRemembered` that means true.
   package let responseClasses: [ResponseName?]
+  let setupClass: [Bool]
   let supportedAt: [[Bool]]
   let setupAnswer: [Int?]
   package let carriesSecret: [Bool]
@@ -89,6 +90,7 @@ package struct Harness: Sendable {
     let model = system.model
     let classes = model.responses.map { ResponseName(rawValue: $0.name) }
     responseClasses = classes
+    setupClass = classes.map { $0.map(ResponseName.setupClasses.contains) ?? false }
     supportedAt = model.steps.map { step in
       classes.indices.map { r in Self.supports(classes[r], at: step.id) }
     }
@@ -371,10 +373,12 @@ package struct Harness: Sendable {
     guard let s = oracle.step, supportedAt[s][r], system.responseSlots[s][r] >= 0,
       !unconfirmedUserBeforeSRPVerifier(responseIndex: r, in: oracle)
     else { return false }
-    let name = responseClasses[r]
-    if name == .unexpectedDeviceChallenge, deviceRemembered(oracle) { return false }
-    return !(name.map(ResponseName.setupClasses.contains) ?? false) || answerLeadsToSetup(oracle)
+    if responseClasses[r] == .unexpectedDeviceChallenge, deviceRemembered(oracle) { return false }
+    return !setupClass[r] || answerLeadsToSetup(oracle)
   }
+
+  /// `supports(_:at:)` for the response with index `r` in `model.responses` at step `s`.
+  package func supports(responseIndex r: Int, atStep s: Int) -> Bool { supportedAt[s][r] }
 
   /// Whether the configuration remembers a device for the user (`user.deviceRemembered`): the
   /// client then answers a device challenge with it, so the harness gives no

@@ -252,10 +252,10 @@ package struct CaseExecutor: Sendable {
     }
     execution.states.append((run.oracle.valuation, run.oracle.stepID))
     for call in fuzzCase.calls {
-      let stepID =
-        run.flowEnded || call.function == .signIn
-        ? (call.function == .confirmSignIn ? nil : model.steps[0].id) : run.oracle.stepID
-      if let stepID, !harness.supports(call.response, at: stepID) {
+      let step =
+        run.flowEnded || call.function == .signIn ? (call.function == .confirmSignIn ? nil : 0) : run.oracle.step
+      let response = harness.system.responseIndex[call.response]
+      if let step, let response, !harness.supports(responseIndex: response, atStep: step) {
         execution.valid = false
         return execution
       }
@@ -264,7 +264,7 @@ package struct CaseExecutor: Sendable {
       // never saves a case the reference client cannot replay), and a setup fault only where
       // the answer leads to the TOTP setup.
       let before = run.flowEnded || call.function == .signIn ? run.fresh : run.oracle
-      if stepID != nil, !harness.supports(call.response, in: before) {
+      if step != nil, response.map({ !harness.supports(responseIndex: $0, in: before) }) ?? true {
         execution.valid = false
         return execution
       }

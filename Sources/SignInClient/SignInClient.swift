@@ -112,6 +112,9 @@ public actor SignInClient {
     let reference = if case .signedIn = state { true } else { false }
     return hooks.reportsSignedIn(reference, currentStep)
   }
+
+  /// `isSignedIn` and `currentStep` read together (one hop onto the actor instead of two).
+  package var snapshot: (isSignedIn: Bool, currentStep: AuthSignInStep?) { (isSignedIn, currentStep) }
   /// Retryable failures on a challenge in this flow (read only by `ClientHooks.endsFlowAfterFailures`).
   private var failuresInFlow = 0
   /// The last session kept, in this flow or an earlier one (read only by `ClientHooks.keptSession`).
