@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Substring search over UTF-8 bytes, for hot paths that look for ASCII secrets in text.
 public enum UTF8Search {
   /// Whether the bytes of `needle` occur in the bytes of `text` (an empty needle always does).
@@ -7,16 +13,15 @@ public enum UTF8Search {
     return text.withUTF8 { t in
       needle.withUTF8 { n in
         guard let first = n.first else { return true }
-        guard n.count <= t.count else { return false }
-        var i = 0
+        guard n.count <= t.count, let base = t.baseAddress else { return false }
+        // memchr for each candidate first byte, then a comparison of the rest.
+        var start = 0
         let last = t.count - n.count
-        while i <= last {
-          if t[i] == first {
-            var j = 1
-            while j < n.count && t[i + j] == n[j] { j += 1 }
-            if j == n.count { return true }
-          }
-          i += 1
+        while start <= last {
+          guard let hit = memchr(base + start, Int32(first), last - start + 1) else { return false }
+          let i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+          if n.count == 1 || memcmp(base + i + 1, n.baseAddress! + 1, n.count - 1) == 0 { return true }
+          start = i + 1
         }
         return false
       }

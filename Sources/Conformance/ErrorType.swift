@@ -10,10 +10,12 @@ package enum ErrorType {
   /// what Amplify checks locally (an unknown MFA type or first factor).
   package static func matches(_ error: AuthError, _ expected: String) -> Bool {
     let name = name(of: error)
-    let refusals: Set<String> = ["ValidationError", "InvalidParameterException"]
     return name == expected || (refusals.contains(name) && refusals.contains(expected))
       || (name == "EnableSoftwareTokenMFAException" && expected == "AuthError.service.softwareTokenMFANotEnabled")
   }
+
+  /// The two names of the same refusal of a malformed answer (see `matches`).
+  static let refusals: Set<String> = ["ValidationError", "InvalidParameterException"]
 
   /// The exception name a model gives for "the exception Cognito sent, by its type" (the
   /// `serviceError` rules): the harness compares it with the error it made the pool send.

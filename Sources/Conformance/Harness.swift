@@ -500,7 +500,8 @@ package struct Harness: Sendable {
     let modelOutcome: TraceOutcome
     do { modelOutcome = try run.oracle.respond(call.response) } catch { throw .model(error) }
     var expectedException = run.oracle.lastException
-    let response = ResponseName(rawValue: call.response)
+    // The class of the response just given (the branch `respond` took is of that response).
+    let response = run.oracle.lastBranch.map { responseClasses[system.branches[$0].response] } ?? nil
     let faultRequest = response == .setupFault ? max(1, call.faultRequest) : call.faultRequest
     let pool = run.pool
     try await onPool { () async throws(ClientFailure) in

@@ -39,6 +39,12 @@ package struct ConfigurationGenerator: Sendable {
   /// The biases as (position, value) pairs of the model's variables.
   let biases: [[(position: Int, value: Int)]]
   let variableCount: Int
+  /// Per position: the variable's name, its domain, and each value's text from the lowest on
+  /// (rendered once, for `dictionary`).
+  let names: [String]
+  let domainOf: [Domain]
+  let lowest: [Int]
+  let texts: [[String]]
   /// Rejection-sampling tries before the search.
   package var rejectionTries = 8
   /// Assignments a search may make before it gives up (`ConfigurationError.searchLimit`).
@@ -52,6 +58,14 @@ package struct ConfigurationGenerator: Sendable {
     let order = Array(model.configurationIndices)
     self.order = order
     variableCount = model.variables.count
+    names = order.map { model.variables[$0].name }
+    domainOf = order.map { model.variables[$0].domain }
+    lowest = order.map { model.variables[$0].domain.values.min() ?? 0 }
+    texts = order.map { i in
+      let domain = model.variables[i].domain
+      guard let low = domain.values.min(), let high = domain.values.max(), high - low < 4096 else { return [] }
+      return (low...high).map { domain.render($0) }
+    }
     let constraints = model.constraints.map(\.expr)
     partials = constraints.map(PartialExpr.init)
     codes = constraints.map(CompiledExpr.init)
@@ -136,10 +150,12 @@ package struct ConfigurationGenerator: Sendable {
 
   /// The configuration `values` as the simulator and the pool read it.
   package func dictionary(_ values: [Int]) -> [String: String] {
-    let variables = harness.model.variables
     var d: [String: String] = [:]
     d.reserveCapacity(order.count)
-    for i in order { d[variables[i].name] = variables[i].domain.render(values[i]) }
+    for (p, i) in order.enumerated() {
+      let v = values[i]
+      d[names[p]] = v >= lowest[p] && v - lowest[p] < texts[p].count ? texts[p][v - lowest[p]] : domainOf[p].render(v)
+    }
     return d
   }
 

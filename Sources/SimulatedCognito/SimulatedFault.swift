@@ -40,7 +40,12 @@ package enum SimulatedFault: String, Sendable, CaseIterable, Codable {
   /// The documented errors of `operation` that the models' `serviceError` stands for: the
   /// client has no step for them, and passes their type through.
   package static func serviceErrors(of operation: String) -> [String] {
-    (documentedErrors[operation] ?? []).filter { !namedByModels.contains($0) }.sorted()
+    serviceErrorsByOperation[operation] ?? []
+  }
+
+  /// `serviceErrors(of:)` for every operation, worked out once.
+  private static let serviceErrorsByOperation: [String: [String]] = documentedErrors.mapValues { errors in
+    errors.filter { !namedByModels.contains($0) }.sorted()
   }
 
   /// Cognito's documented errors of each operation the pool serves (API reference,

@@ -288,7 +288,7 @@ package actor SimulatedUserPool: CognitoBackend {
     config = configuration
     self.outboxLimit = max(1, outboxLimit)
     status = configuration["user.status"] ?? "confirmed"
-    poolName = String(poolId.split(separator: "_").last ?? Substring(poolId))
+    poolName = Self.poolName(of: poolId)
     random = PoolRandom(seed: seed)
     self.codes = codes
     self.lifecycle = lifecycle
@@ -305,9 +305,9 @@ package actor SimulatedUserPool: CognitoBackend {
     }
     registeredSecret = totpSecret
     var subRandom = PoolRandom(seed: seed ^ 0x7375_6221_0000_0001)
-    sub = Self.uuid(subRandom.bytes(16))
+    sub = seed == 0 ? Self.defaultSub : Self.uuid(subRandom.bytes(16))
     self.codeRandom = codeRandom
-    let region = String(poolId.split(separator: "_").first ?? "us-east-1")
+    let region = Self.region(of: poolId)
     for device in user.devices { devices[device.key] = PoolDevice(device, confirmed: true, remembered: true) }
     if configuration["user.deviceRemembered"] == "true" && user.devices.isEmpty {
       let device = Self.seededDevice(region: region, seed: seed)
@@ -327,6 +327,23 @@ package actor SimulatedUserPool: CognitoBackend {
   let region: String
   /// The state of the draws that make new device keys.
   var deviceSeed: UInt64 = 0x6465_7669_6365_4B65
+
+  /// The `sub` of a pool seeded with 0 (every pool the fuzzer makes), worked out once.
+  static let defaultSub: String = {
+    var random = PoolRandom(seed: 0x7375_6221_0000_0001)
+    return uuid(random.bytes(16))
+  }()
+
+  /// A pool id's region (before "_") and its name in SRP (after "_"); the default pool id's
+  /// are worked out once.
+  static func region(of poolId: String) -> String {
+    poolId == Self.poolId ? defaultRegion : String(poolId.split(separator: "_").first ?? "us-east-1")
+  }
+  static func poolName(of poolId: String) -> String {
+    poolId == Self.poolId ? defaultPoolName : String(poolId.split(separator: "_").last ?? Substring(poolId))
+  }
+  private static let defaultRegion = String(poolId.split(separator: "_").first ?? "us-east-1")
+  private static let defaultPoolName = String(poolId.split(separator: "_").last ?? Substring(poolId))
 
   /// A UUID's text for 16 bytes (version 4 bits set).
   static func uuid(_ b: [UInt8]) -> String {
