@@ -12,6 +12,10 @@ Build a baseline of an earlier commit with, for example:
     git worktree add ../baseline HEAD~1 && make -C ../baseline build
     scripts/bench-compare.py ../baseline/.build/release/signin-spec
 
+The fuzzer's two rates (oracle transitions and client sessions per CPU second, goals 1,000,000
+and 50,000) are read from `bench --fuzzer` on the 2026 model, each binary's own measurement,
+median of the runs; their ratio is candidate / baseline (above 1 is faster).
+
 Exit status: 0; 2 when a command fails on either binary (its output is shown).
 """
 
@@ -49,6 +53,25 @@ def run(binary, arguments, accepted):
     return seconds
 
 
+# (figure, column of `bench --fuzzer`'s row, goal per CPU second)
+RATES = [
+    ("fuzzer oracle, transitions/s", 1, 1_000_000),
+    ("fuzzer sessions/s (no SRP)", 2, 50_000),
+]
+RATE_ARGUMENTS = ["bench", "--fuzzer", "models/2026-all-platforms.yaml"]
+
+
+def rates(binary):
+    """The row of `bench --fuzzer` for the 2026 model, as numbers."""
+    result = subprocess.run([binary, *RATE_ARGUMENTS], cwd=ROOT, capture_output=True, text=True)
+    row = next((line for line in result.stdout.splitlines() if line.startswith("amplify-signin-2026")), None)
+    if result.returncode != 0 or row is None:
+        sys.stderr.write(f"error: {binary} {' '.join(RATE_ARGUMENTS)} exited {result.returncode} without a "
+                         f"2026 row\n{result.stdout[-2000:]}{result.stderr[-2000:]}")
+        sys.exit(2)
+    return [float(field) for field in row.split()[1:4]]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("baseline")
@@ -65,7 +88,7 @@ def main():
           f"median wall seconds of {options.runs} alternating runs each")
     print(f"{'figure':34} {'baseline':>9} {'candidate':>9} {'ratio':>6}  goal")
     figures = [f for f in FIGURES if options.only is None or options.only in f[0]]
-    if not figures:
+    if not figures and not any(options.only in r[0] for r in RATES):
         parser.error(f"--only: no figure's name contains '{options.only}'")
     medians = {}
     for name, arguments, goal, accepted in figures:
@@ -77,6 +100,18 @@ def main():
         verdict = "" if goal is None else f"under {goal:g} s: {'met' if cand <= goal else 'not met'}"
         print(f"{name:34} {base:9.2f} {cand:9.2f} {cand / base:6.2f}  {verdict}")
         medians[name] = cand
+    measured = [r for r in RATES if options.only is None or options.only in r[0]]
+    if measured:
+        rows = {"baseline": [], "candidate": []}
+        for _ in range(options.runs):
+            rows["baseline"].append(rates(options.baseline))
+            rows["candidate"].append(rates(options.candidate))
+        print(f"median per CPU second of {options.runs} runs of `bench --fuzzer` each (ratio above 1 is faster)")
+        for name, column, goal in measured:
+            base = statistics.median(r[column - 1] for r in rows["baseline"])
+            cand = statistics.median(r[column - 1] for r in rows["candidate"])
+            print(f"{name:34} {base:9.0f} {cand:9.0f} {cand / base:6.2f}  "
+                  f"at least {goal:,}: {'met' if cand >= goal else 'not met'}")
     voice, today = medians.get("verify 2026 + voice MFA"), medians.get("verify 2026 (both engines)")
     if voice and today:
         ratio = voice / today

@@ -1,9 +1,11 @@
 import ClientBugs
 import Foundation
-import Fuzzing
+import ModelChecking
 import SignInClient
 import SignInModel
 import Testing
+
+@testable import Fuzzing
 
 @Suite("The fuzzer")
 struct FuzzerTests {
@@ -41,6 +43,25 @@ struct FuzzerTests {
     let b = await fuzzer.run(seed: 9, indices: Array(0..<500), deadline: nil)
     #expect(a.covered == b.covered)
     #expect(a.findings.map(\.fuzzCase) == b.findings.map(\.fuzzCase))
+  }
+
+  @Test("a case started from its drawn values runs as the same case read by names does")
+  func fromValues() async throws {
+    let executor = CaseExecutor(model: Self.model, hooks: DeliberateBug.wrongDeliveryMedium.hooks)
+    let fuzzer = Fuzzer(executor: executor)
+    var failed = 0
+    for index in 0..<300 {
+      var rng = SplitMix64(seed: Fuzzer.caseSeed(4, index))
+      let (fuzzCase, values) = try fuzzer.generateWithValues(&rng)
+      let byValues = await executor.execute(fuzzCase, values: values)
+      let byNames = await executor.execute(fuzzCase)
+      #expect(byValues.calls == byNames.calls)
+      #expect(byValues.transitions == byNames.transitions)
+      #expect(byValues.states.map(\.valuation) == byNames.states.map(\.valuation))
+      #expect(byValues.rootCause == byNames.rootCause && byValues.valid == byNames.valid)
+      if byValues.failed { failed += 1 }
+    }
+    #expect(failed > 0, "the broken client fails some of the cases")
   }
 
   @Test("a counterexample file round-trips, is named by its content, and carries an ITF trace")
