@@ -84,12 +84,13 @@ def main():
     for binary in (options.baseline, options.candidate):
         if not pathlib.Path(binary).is_file():
             parser.error(f"no such binary: {binary}")
-    print(f"baseline:  {options.baseline}\ncandidate: {options.candidate}\n"
-          f"median wall seconds of {options.runs} alternating runs each")
-    print(f"{'figure':34} {'baseline':>9} {'candidate':>9} {'ratio':>6}  goal")
     figures = [f for f in FIGURES if options.only is None or options.only in f[0]]
     if not figures and not any(options.only in r[0] for r in RATES):
         parser.error(f"--only: no figure's name contains '{options.only}'")
+    print(f"baseline:  {options.baseline}\ncandidate: {options.candidate}")
+    if figures:
+        print(f"median wall seconds of {options.runs} alternating runs each")
+        print(f"{'figure':34} {'baseline':>9} {'candidate':>9} {'ratio':>6}  goal")
     medians = {}
     for name, arguments, goal, accepted in figures:
         times = {"baseline": [], "candidate": []}

@@ -59,7 +59,7 @@ public struct ModelSimulator: Sendable {
   public private(set) var step: Int?
   public private(set) var trace: [TraceStep] = []
   /// The model lines of the rules the last response followed (kept with the trace off too).
-  public private(set) var lastRuleLines: [Int] = []
+  public var lastRuleLines: [Int] { lastBranch.map { system.branches[$0].ruleLines } ?? [] }
   /// The branch the last `respond` took (an index into `system.branches`).
   public private(set) var lastBranch: Int?
   /// The exception the last `respond` names: an `error:` outcome's name, or a restart's
@@ -116,7 +116,7 @@ public struct ModelSimulator: Sendable {
     for (k, code) in context.constraintCodes.enumerated() where (try? code.holds(values)) != true {
       throw .constraintViolated(model.constraints[k].text)
     }
-    for i in model.flowIndices { values[i] = model.variables[i].initial }
+    values.replaceSubrange(model.flowIndices, with: system.simulation.initialFlow)
     valuation = values
     step = 0
   }
@@ -135,10 +135,11 @@ public struct ModelSimulator: Sendable {
     shared = context
     self.recordsTrace = recordsTrace
     var values = [Int](repeating: unassigned, count: model.variables.count)
+    let bounds = system.simulation.valueBounds
     for i in model.configurationIndices {
       let v = i < configurationValues.count ? configurationValues[i] : unassigned
       guard v != unassigned else { throw .missingVariable(model.variables[i].name) }
-      guard model.variables[i].domain.values.contains(v) else {
+      guard bounds[i].low <= v && v <= bounds[i].high else {
         let domain = model.variables[i].domain
         throw .badValue(variable: model.variables[i].name, value: domain.render(v), domain: domain.spelling)
       }
@@ -147,7 +148,7 @@ public struct ModelSimulator: Sendable {
     for (k, code) in context.constraintCodes.enumerated() where (try? code.holds(values)) != true {
       throw .constraintViolated(model.constraints[k].text)
     }
-    for i in model.flowIndices { values[i] = model.variables[i].initial }
+    values.replaceSubrange(model.flowIndices, with: system.simulation.initialFlow)
     valuation = values
     step = 0
   }
@@ -184,8 +185,8 @@ public struct ModelSimulator: Sendable {
     let only = try branch(step: step, response: r)
     let branch = system.branches[only]
     lastBranch = only
-    let after: [Int]
-    do { after = try branch.apply(to: valuation) } catch { throw .missingVariable(model.variables[error.index].name) }
+    let before = recordsTrace ? valuation : []
+    do { try branch.apply(inPlace: &valuation) } catch { throw .missingVariable(model.variables[error.index].name) }
     let outcome: TraceOutcome
     switch branch.outcome {
     case .step(let s):
@@ -202,17 +203,15 @@ public struct ModelSimulator: Sendable {
     }
     if recordsTrace {
       var changes: [String: String] = [:]
-      for i in model.flowIndices where after[i] != valuation[i] {
+      for i in model.flowIndices where valuation[i] != before[i] {
         let d = model.variables[i].domain
-        changes[model.variables[i].name] = "\(d.render(valuation[i])) -> \(d.render(after[i]))"
+        changes[model.variables[i].name] = "\(d.render(before[i])) -> \(d.render(valuation[i]))"
       }
       trace.append(
         TraceStep(
           call: shared.entry[step] ? "signIn" : "confirmSignIn", response: model.responses[r].name,
           stepBefore: model.steps[step].id, outcome: outcome, changes: changes, ruleLines: branch.ruleLines))
     }
-    valuation = after
-    lastRuleLines = branch.ruleLines
     return outcome
   }
 

@@ -11,7 +11,21 @@ public final class SimulationTables: Sendable {
   /// a step that offers nothing).
   let offers: [[(option: String, when: CompiledExpr)]]
 
+  /// Per variable, its lowest and highest value (every domain is a range of integers: `false`
+  /// and `true` are 0 and 1, an enumeration's values its indices), and the flow variables'
+  /// initial values in order.
+  public let valueBounds: [(low: Int, high: Int)]
+  public let initialFlow: [Int]
+
   init(_ model: SignInModel) {
+    valueBounds = model.variables.map { variable in
+      switch variable.domain {
+      case .bool: return (0, 1)
+      case .range(let r): return (r.lowerBound, r.upperBound)
+      case .enumeration(let names): return (0, names.count - 1)
+      }
+    }
+    initialFlow = model.flowIndices.map { model.variables[$0].initial }
     offers = model.steps.map { step in
       guard let offers = step.offers else { return [] }
       let set = model.optionSets[offers.optionSet]
@@ -86,6 +100,21 @@ public struct TransitionSystem: Sendable {
         next[compiledEffects[k].variable] = try compiledEffects[k].value.evaluate(valuation)
       }
       return next
+    }
+
+    /// `apply(to:)` in place: every effect is evaluated over the valuation before any is
+    /// written, so the result is the same and nothing changes when an evaluation throws.
+    func apply(inPlace valuation: inout [Int]) throws(UnassignedVariable) {
+      switch compiledEffects.count {
+      case 0: return
+      case 1: valuation[compiledEffects[0].variable] = try compiledEffects[0].value.evaluate(valuation)
+      default:
+        try withUnsafeTemporaryAllocation(of: Int.self, capacity: compiledEffects.count) {
+          (values: UnsafeMutableBufferPointer<Int>) throws(UnassignedVariable) in
+          for k in compiledEffects.indices { values[k] = try compiledEffects[k].value.evaluate(valuation) }
+          for k in compiledEffects.indices { valuation[compiledEffects[k].variable] = values[k] }
+        }
+      }
     }
 
     /// `apply(to: valuation)` written into `after`, which holds `valuation` (no new array): only
