@@ -52,6 +52,9 @@ package struct Harness: Sendable {
   let supportedAt: [[Bool]]
   let setupAnswer: [Int?]
   package let carriesSecret: [Bool]
+  /// Per step: whether it is the signed-in step, and what `compareDetails` reads of its facts.
+  let signedInStep: [Bool]
+  let detailFacts: [(delivery: Delivery?, deliveryDetails: Bool, challengeParameters: Bool)]
   let rememberedDevice: (index: Int, value: Int)?
 
   /// Makes the client of a run, for the endpoint its pool is reached at and the devices its user
@@ -103,6 +106,13 @@ package struct Harness: Sendable {
       return nil
     }
     carriesSecret = model.steps.map { $0.facts.carries.contains(.sharedSecret) }
+    signedInStep = model.steps.map { $0.kind == .signedIn }
+    detailFacts = model.steps.map { step in
+      (
+        step.facts.delivery, step.facts.delivery != nil || step.facts.carries.contains(.codeDeliveryDetails),
+        step.facts.carries.contains(.challengeParameters)
+      )
+    }
     rememberedDevice = model.variableIndex(named: Self.rememberedDeviceVariable).flatMap { i in
       model.variables[i].domain.values.first { model.variables[i].domain.render($0) == "true" }.map { (i, $0) }
     }
@@ -731,7 +741,7 @@ package struct Harness: Sendable {
     }
     let signedIn: Bool
     if case .step(let id) = expected.outcome, let i = stepByID[id] {
-      signedIn = model.steps[i].kind == .signedIn
+      signedIn = signedInStep[i]
     } else {
       signedIn = false
     }
@@ -778,8 +788,8 @@ package struct Harness: Sendable {
   /// the server sent.
   func compareDetails(_ id: String, _ step: AuthSignInStep, _ sent: SentValues) -> Disagreement? {
     guard let i = stepByID[id] else { return nil }
-    let facts = model.steps[i].facts
-    if facts.delivery != nil || facts.carries.contains(.codeDeliveryDetails) {
+    let facts = detailFacts[i]
+    if facts.deliveryDetails {
       let details: AuthCodeDeliveryDetails?
       switch step {
       case .confirmSignInWithSMSMFACode(let d, _), .confirmSignInWithOTP(let d): details = d
@@ -796,7 +806,7 @@ package struct Harness: Sendable {
           field: .deliveryDestination, shown: details?.destination ?? "nothing", expected: destination)
       }
     }
-    if facts.carries.contains(.challengeParameters) {
+    if facts.challengeParameters {
       let expected = sent.parameters.filter { !$0.key.hasPrefix("CODE_DELIVERY") && $0.key != "USERNAME" }
       var shown: [String: String]? = nil
       if case .confirmSignInWithCustomChallenge(let info) = step { shown = info }
@@ -805,7 +815,7 @@ package struct Harness: Sendable {
           field: .challengeParameters, shown: Self.render(shown ?? [:]), expected: Self.render(expected))
       }
     }
-    if facts.carries.contains(.sharedSecret) {
+    if carriesSecret[i] {
       guard case .continueSignInWithTOTPSetup(let details) = step else {
         return .wrongDetail(field: .sharedSecret, shown: "nothing", expected: sent.secretCode ?? "a secret")
       }

@@ -776,15 +776,23 @@ public actor SignInClient {
   }
 
   private func redact(_ text: String) -> String {
+    if secrets.isEmpty || text.isEmpty { return text }
     var result = text
     // Longest first, then in text order: a secret inside another ("Passw0rd!" in "NewPassw0rd!")
     // must not leave the rest of the longer one showing, whatever the set's order.
     let ordered = secrets.sorted { ($0.utf8.count, $1) > ($1.utf8.count, $0) }
+    // Byte by byte for printable ASCII text and ASCII secrets (the same result); Foundation
+    // otherwise. "[redacted]" is printable ASCII, so a byte-wise replacement keeps the text so.
+    var printable = UTF8Search.isPrintableASCII(result)
     for secret in ordered where secret.count >= 3 {
-      // Byte by byte for ASCII text and secrets (the same result); Foundation otherwise.
-      result =
-        UTF8Search.replacing(secret, with: "[redacted]", in: result)
-        ?? result.replacingOccurrences(of: secret, with: "[redacted]")
+      if printable && UTF8Search.isASCII(secret) {
+        if UTF8Search.contains(result, secret) {
+          result = UTF8Search.replacing(secret, with: "[redacted]", in: result) ?? result
+        }
+      } else {
+        result = result.replacingOccurrences(of: secret, with: "[redacted]")
+        printable = UTF8Search.isPrintableASCII(result)
+      }
     }
     return result
   }

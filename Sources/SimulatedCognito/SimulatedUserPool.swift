@@ -644,15 +644,27 @@ package actor SimulatedUserPool: CognitoBackend {
   /// they are random or read the clock, so a saved case's text would change at every run.
   static func echoing(_ error: CognitoCallError, _ request: JSONObject) -> CognitoCallError {
     guard case .service(let type, let message) = error else { return error }
-    var parts: [String] = []
+    var text = ""
+    func add(_ key: String, _ value: String) {
+      text += text.isEmpty ? " (request: " : ", "
+      text += key
+      text += "="
+      text += value
+    }
     for key in ["AuthParameters", "ChallengeResponses"] {
-      for (k, v) in (request[key]?.stringMap ?? [:]).sorted(by: { $0.key < $1.key }) where !srpValues.contains(k) {
-        parts.append("\(k)=\(v)")
+      // As `stringMap` reads them (a value that is not a string as its JSON text), by key.
+      guard let fields = request[key]?.object else { continue }
+      for k in fields.keys.sorted() where !srpValues.contains(k) {
+        guard let v = fields[k] else { continue }
+        if let string = v.string {
+          add(k, string)
+        } else if let data = try? JSONEncoder().encode(v) {
+          add(k, String(decoding: data, as: UTF8.self))
+        }
       }
     }
-    for key in ["Session", "UserCode"] { if let v = request[key]?.string { parts.append("\(key)=\(v)") } }
-    return .service(
-      type: type, message: message + (parts.isEmpty ? "" : " (request: \(parts.joined(separator: ", ")))"))
+    for key in ["Session", "UserCode"] { if let v = request[key]?.string { add(key, v) } }
+    return .service(type: type, message: text.isEmpty ? message : message + text + ")")
   }
 
   /// The SRP parameters and answers `echoing` leaves out.
