@@ -53,7 +53,7 @@ package struct Harness: Sendable {
   let setupAnswer: [Int?]
   package let carriesSecret: [Bool]
   /// Per step: whether it is the signed-in step, and what `compareDetails` reads of its facts.
-  let signedInStep: [Bool]
+  package let signedInStep: [Bool]
   let detailFacts: [(delivery: Delivery?, deliveryDetails: Bool, challengeParameters: Bool)]
   let rememberedDevice: (index: Int, value: Int)?
 
@@ -492,9 +492,9 @@ package struct Harness: Sendable {
     if call.function == .confirmSignIn && run.flowEnded { return try await confirmWithoutFlow(call, on: &run) }
     var function = ""
     if run.flowEnded || (call.function == .signIn && run.oracle.step != 0) {
-      if try await signedIn(run) || run.oracle.step.map({ model.steps[$0].kind == .signedIn }) == true {
+      if try await Self.signedIn(run) || run.oracle.step.map({ signedInStep[$0] }) == true {
         function = "signOut, "
-        if try await signOut(run) {
+        if try await Self.signOut(run) {
           return Record(
             function: "signOut", call: call, stepBefore: run.oracle.stepID ?? "ended",
             modelOutcome: .restart("signOut"), expectedException: nil,
@@ -514,7 +514,7 @@ package struct Harness: Sendable {
     let response = run.oracle.lastBranch.map { responseClasses[system.branches[$0].response] } ?? nil
     let faultRequest = response == .setupFault ? max(1, call.faultRequest) : call.faultRequest
     let pool = run.pool
-    try await onPool { () async throws(ClientFailure) in
+    try await Self.onPool { () async throws(ClientFailure) in
       switch response {
       case .networkFault:
         try await pool.injectFault(call.fault.isServiceAnswer ? .transport : call.fault, onRequest: faultRequest)
@@ -559,10 +559,10 @@ package struct Harness: Sendable {
     } catch {
       throw .client(error)
     }
-    let state = try await poolState(run)
+    let state = try await Self.poolState(run)
     if let response, ResponseName.firedDuringCall.contains(response), !state.faultFired {
       if ResponseName.setupClasses.contains(response) {
-        try await onPool { () async throws(ClientFailure) in
+        try await Self.onPool { () async throws(ClientFailure) in
           try await pool.injectFault(operation: Self.setupOperation, .fault(.transport), count: 0)
         }
       }
@@ -581,22 +581,22 @@ package struct Harness: Sendable {
   }
 
   /// Runs `work` on the run's pool; a pool that cannot be reached refuses the run.
-  private func onPool(_ work: () async throws(ClientFailure) -> Void) async throws(Refusal) {
+  private static func onPool(_ work: () async throws(ClientFailure) -> Void) async throws(Refusal) {
     do { try await work() } catch { throw .client(error) }
   }
 
   /// The pool's state after a call, or the run's refusal when the pool cannot be reached.
-  private func poolState(_ run: Run) async throws(Refusal) -> SimulatedUserPool.State {
+  private static func poolState(_ run: Run) async throws(Refusal) -> SimulatedUserPool.State {
     do { return try await run.pool.state() } catch { throw .client(error) }
   }
 
   /// What the client under test says of `isSignedIn`, or the run's refusal when it cannot say.
-  private func signedIn(_ run: Run) async throws(Refusal) -> Bool {
+  private static func signedIn(_ run: Run) async throws(Refusal) -> Bool {
     do { return try await run.client.isSignedIn() } catch { throw .client(error) }
   }
 
   /// Signs the client under test out; whether it still says it is signed in.
-  private func signOut(_ run: Run) async throws(Refusal) -> Bool {
+  private static func signOut(_ run: Run) async throws(Refusal) -> Bool {
     do { return try await run.client.signOut() } catch { throw .client(error) }
   }
 
@@ -609,7 +609,7 @@ package struct Harness: Sendable {
     let expected = TraceOutcome.restart("no sign-in in progress")
     let exception = ErrorType.name(of: .invalidState(""))
     let expectation = Expectation(
-      outcome: expected, exception: exception, offered: [], sent: SentValues(try await poolState(run)))
+      outcome: expected, exception: exception, offered: [], sent: SentValues(try await Self.poolState(run)))
     return Record(
       function: "confirmSignIn", call: call, stepBefore: run.oracle.stepID ?? "ended", modelOutcome: expected,
       expectedException: exception, observation: observation,

@@ -148,6 +148,9 @@ package struct Fuzzer: Sendable {
     }
     self.candidates = candidates
     pairs = candidates.indices.flatMap { s in candidates[s].map { (s, $0.response) } }
+    responseNames = model.responses.map(\.name)
+    failureLimit = model.failedAttempts?.limit ?? 5
+    failureCounter = model.failedAttempts?.counter
   }
 
   /// A response the generator can give at a step (one the harness supports there), with what
@@ -242,6 +245,10 @@ package struct Fuzzer: Sendable {
   let pairs: [(step: Int, response: Int)]
   /// For each step, the responses the harness can give there, in the model's order.
   let candidates: [[Candidate]]
+  /// Each response's name, and the model's failed-attempt limit (5 without one) and counter.
+  let responseNames: [String]
+  let failureLimit: Int
+  let failureCounter: Int?
 
   /// A case walked through the model. Steering depends on the case's own random numbers
   /// only (so any split over jobs and shards runs the same cases): each case favours one
@@ -258,12 +265,12 @@ package struct Fuzzer: Sendable {
   func generateWithValues(_ rng: inout SplitMix64) throws(ConfigurationError) -> (fuzzCase: FuzzCase, values: [Int]) {
     let (values, srp) = try draw(&rng)
     let configuration = generator.dictionary(values)
-    let harness = executor.harness
-    let model = harness.model
+    // The harness and the model are read in place: a local copy of either would retain each of
+    // their tables at every case.
     var calls: [FuzzCall] = []
     guard
       let fresh = try? ModelSimulator(
-        context: harness.oracleContext, configurationValues: values, recordsTrace: false)
+        context: executor.harness.oracleContext, configurationValues: values, recordsTrace: false)
     else {
       return (FuzzCase(configuration: configuration, calls: []), values)
     }
@@ -271,9 +278,9 @@ package struct Fuzzer: Sendable {
     let all = pairs
     let favoured = all.isEmpty ? nil : all[Int(rng.next() % UInt64(all.count))]
     let length = 1 + Int(rng.next() % UInt64(maxLength))
-    let limit = model.failedAttempts?.limit ?? 5
-    let counter = model.failedAttempts?.counter
-    let terminal = harness.oracleContext.terminal
+    let limit = failureLimit
+    let counter = failureCounter
+    let terminal = executor.harness.oracleContext.terminal
     var localFailures = 0
     var choices: [Candidate] = []
     var weights: [Double] = []
@@ -281,7 +288,7 @@ package struct Fuzzer: Sendable {
       var function: Harness.Function? = nil
       let ended = oracle.step.map { terminal[$0] } ?? true
       if ended {
-        let signedIn = oracle.step.map { model.steps[$0].kind == .signedIn } ?? false
+        let signedIn = oracle.step.map { executor.harness.signedInStep[$0] } ?? false
         if !signedIn && rng.next() % 4 == 0 {
           calls.append(FuzzCall(response: ResponseName.correctCode.rawValue, function: .confirmSignIn))
           continue
@@ -302,7 +309,7 @@ package struct Fuzzer: Sendable {
         if c.kind == .selectPASSWORD_SRP && !srp { continue }
         // What the harness can give here: not where the model is wrong, setup faults only where
         // the answer leads to the TOTP setup, no unasked device challenge with a device remembered.
-        guard harness.supports(responseIndex: c.response, in: oracle),
+        guard executor.harness.supports(responseIndex: c.response, in: oracle),
           let branch = oracle.peek(responseIndex: c.response)
         else { continue }
         // The limit-th failed attempt ends the flow on the pool only for answers it counts.
@@ -331,11 +338,11 @@ package struct Fuzzer: Sendable {
       if case .error = outcome, name != nil, !chosen.countedByPool, name != .networkFault, name != .serviceError {
         localFailures += 1
       }
-      let response = model.responses[chosen.response].name
+      let response = responseNames[chosen.response]
       var call = FuzzCall(response: response, function: function)
       // The answer at a step that carries the TOTP secret takes two requests
       // (VerifySoftwareToken, then RespondToAuthChallenge): a fault may hit either.
-      let twoRequests = secondRequestFaults && harness.carriesSecret[s]
+      let twoRequests = secondRequestFaults && executor.harness.carriesSecret[s]
       switch name {
       case .networkFault?:
         if twoRequests && rng.next() % 2 == 0 { call.faultRequest = 1 }
@@ -358,7 +365,7 @@ package struct Fuzzer: Sendable {
       default: break
       }
       if name == .setupError {
-        let carried = model.responses.first { $0.name == response }?.errors ?? []
+        let carried = executor.model.responses.first { $0.name == response }?.errors ?? []
         if !carried.isEmpty { call.error = carried[Int(rng.next() % UInt64(carried.count))].exception }
       }
       calls.append(call)

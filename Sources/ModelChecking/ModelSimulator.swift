@@ -130,25 +130,25 @@ public struct ModelSimulator: Sendable {
 
   /// Starts at `signIn` with the configuration variables given by value, on a shared context.
   public init(context: Context, configurationValues: [Int], recordsTrace: Bool = true) throws(Failure) {
-    let system = context.system
-    let model = system.model
+    // Read through the context's tables: a local copy of the system or the model would retain
+    // each of their arrays at every start.
+    let tables = context.system.simulation
     shared = context
     self.recordsTrace = recordsTrace
-    var values = [Int](repeating: unassigned, count: model.variables.count)
-    let bounds = system.simulation.valueBounds
-    for i in model.configurationIndices {
+    var values = [Int](repeating: unassigned, count: tables.valueBounds.count)
+    for i in 0..<tables.configurationCount {
       let v = i < configurationValues.count ? configurationValues[i] : unassigned
-      guard v != unassigned else { throw .missingVariable(model.variables[i].name) }
-      guard bounds[i].low <= v && v <= bounds[i].high else {
-        let domain = model.variables[i].domain
-        throw .badValue(variable: model.variables[i].name, value: domain.render(v), domain: domain.spelling)
+      guard v != unassigned else { throw .missingVariable(context.system.model.variables[i].name) }
+      guard tables.valueBounds[i].low <= v && v <= tables.valueBounds[i].high else {
+        let variable = context.system.model.variables[i]
+        throw .badValue(variable: variable.name, value: variable.domain.render(v), domain: variable.domain.spelling)
       }
       values[i] = v
     }
-    for (k, code) in context.constraintCodes.enumerated() where (try? code.holds(values)) != true {
-      throw .constraintViolated(model.constraints[k].text)
+    for k in tables.constraintCodes.indices where (try? tables.constraintCodes[k].holds(values)) != true {
+      throw .constraintViolated(context.system.model.constraints[k].text)
     }
-    values.replaceSubrange(model.flowIndices, with: system.simulation.initialFlow)
+    values.replaceSubrange(tables.configurationCount..<values.count, with: tables.initialFlow)
     valuation = values
     step = 0
   }

@@ -16,6 +16,8 @@ public final class SimulationTables: Sendable {
   /// initial values in order.
   public let valueBounds: [(low: Int, high: Int)]
   public let initialFlow: [Int]
+  /// How many of the variables are configuration variables (they come first).
+  public let configurationCount: Int
 
   init(_ model: SignInModel) {
     valueBounds = model.variables.map { variable in
@@ -26,6 +28,7 @@ public final class SimulationTables: Sendable {
       }
     }
     initialFlow = model.flowIndices.map { model.variables[$0].initial }
+    configurationCount = model.configurationIndices.count
     offers = model.steps.map { step in
       guard let offers = step.offers else { return [] }
       let set = model.optionSets[offers.optionSet]
