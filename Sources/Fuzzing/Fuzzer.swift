@@ -177,7 +177,7 @@ package struct Fuzzer: Sendable {
 
   /// The share of SRP cases when none is given: one in 500. An SRP case runs 3 to 5 per second
   /// (about 0.1 s per sign-in and side: the client's and the pool's 3072-bit modular powers), a
-  /// case without SRP about 33,000 per second, so at this share the SRP cases take five to ten
+  /// case without SRP about 36,000 per second, so at this share the SRP cases take five to ten
   /// times as long as all the others (docs/guide/fuzzing.md); `--srp-share` raises it for a run that
   /// aims at SRP's transitions.
   package static let defaultSRPShare = 0.002
