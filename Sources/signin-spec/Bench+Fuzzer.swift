@@ -6,13 +6,14 @@ import SignInModel
 
 extension Bench {
   /// The figures before the fuzzer's speed work, all on this 2-core AMD EPYC under
-  /// other engineers' load: `bench` at 9ce3b31 (wall-clock seconds, README of that commit),
-  /// `fuzz --seed 1 --runs 20000 --jobs 1` at 47cb7ad (CPU seconds, 2026 model only) and
-  /// `bench --fuzzer` at 79c82bc (CPU seconds; before the constrained configuration generator).
+  /// other engineers' load: `bench --fuzzer` at a8565ae (CPU seconds; the oracle started from
+  /// names and given responses by name, as that fuzzer drove it), `bench` at 9ce3b31
+  /// (wall-clock seconds, README of that commit), `fuzz --seed 1 --runs 20000 --jobs 1` at
+  /// 47cb7ad (CPU seconds, 2026 model only).
   static let previous: [String: String] = [
-    "amplify-signin-2023": "79c82bc: 265647 transitions/s, 4248 sessions/s (CPU); 9ce3b31: 2976 sessions/s (wall)",
-    "amplify-signin-2024": "79c82bc: 348393 transitions/s, 4603 sessions/s (CPU); 9ce3b31: 3340 sessions/s (wall)",
-    "amplify-signin-2026": "79c82bc: 229295 transitions/s, 2212 sessions/s (CPU); 47cb7ad: 328 sessions/s (CPU)",
+    "amplify-signin-2023": "a8565ae: 481466 transitions/s, 9558 sessions/s (CPU); 9ce3b31: 2976 sessions/s (wall)",
+    "amplify-signin-2024": "a8565ae: 406910 transitions/s, 9374 sessions/s (CPU); 9ce3b31: 3340 sessions/s (wall)",
+    "amplify-signin-2026": "a8565ae: 359519 transitions/s, 8655 sessions/s (CPU); 47cb7ad: 328 sessions/s (CPU)",
   ]
 
   /// SRP cases `fuzzerTable` times per model (about 0.25 s each).
