@@ -47,14 +47,14 @@ public enum JSONValue: Sendable, Equatable, Codable {
   public var stringMap: [String: String] {
     guard let object else { return [:] }
     var result: [String: String] = [:]
-    for (k, v) in object {
-      if let s = v.string {
-        result[k] = s
-      } else if let data = try? JSONEncoder().encode(v) {
-        result[k] = String(decoding: data, as: UTF8.self)
-      }
-    }
+    for (k, v) in object { result[k] = v.text }
     return result
+  }
+
+  /// The value as `stringMap` reads it: a string as itself, anything else as its JSON text.
+  public var text: String? {
+    if let s = string { return s }
+    return (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) }
   }
 }
 

@@ -34,10 +34,11 @@ package struct SentValues: Sendable {
     return secrets.first { Self.contains(text, $0.value, textIsASCII: ascii) }?.kind
   }
 
-  /// `text.contains(secret)`, answered from the UTF-8 bytes when both are ASCII and the
-  /// bytes do not occur (then no character sequence can); otherwise by `contains`.
-  static func contains(_ text: String, _ secret: String, textIsASCII: Bool? = nil) -> Bool {
-    if textIsASCII ?? UTF8Search.isASCII(text), UTF8Search.isASCII(secret), !UTF8Search.contains(text, secret) {
+  /// `text.contains(secret)`, answered from the UTF-8 bytes when both are ASCII (`textIsASCII`
+  /// says whether `text` is) and the bytes do not occur (then no character sequence can);
+  /// otherwise by `contains`.
+  static func contains(_ text: String, _ secret: String, textIsASCII: Bool) -> Bool {
+    if textIsASCII, UTF8Search.isASCII(secret), !UTF8Search.contains(text, secret) {
       return false
     }
     return text.contains(secret)

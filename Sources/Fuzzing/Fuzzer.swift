@@ -236,8 +236,21 @@ package struct Fuzzer: Sendable {
     _ model: SignInModel, count: Int, rng: inout SplitMix64, srpShare: Double = Fuzzer.defaultSRPShare
   ) throws(ConfigurationError) -> [[String: String]] {
     let fuzzer = Fuzzer(executor: CaseExecutor(model: model), srpShare: srpShare)
-    var result: [[String: String]] = []
-    for _ in 0..<count { result.append(try fuzzer.configuration(&rng)) }
+    return try fuzzer.sampleValues(count, &rng).map(fuzzer.generator.dictionary)
+  }
+
+  /// `sampleConfigurations` by value (each configuration variable's value by its index; the
+  /// flow variables `unassigned`), as the generator draws them.
+  package static func sampleConfigurationValues(
+    _ model: SignInModel, count: Int, rng: inout SplitMix64, srpShare: Double = Fuzzer.defaultSRPShare
+  ) throws(ConfigurationError) -> [[Int]] {
+    try Fuzzer(executor: CaseExecutor(model: model), srpShare: srpShare).sampleValues(count, &rng)
+  }
+
+  /// `count` draws' values, one after another.
+  func sampleValues(_ count: Int, _ rng: inout SplitMix64) throws(ConfigurationError) -> [[Int]] {
+    var result: [[Int]] = []
+    for _ in 0..<count { result.append(try draw(&rng).values) }
     return result
   }
 

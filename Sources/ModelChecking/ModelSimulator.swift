@@ -46,8 +46,6 @@ public struct ModelSimulator: Sendable {
     /// Per step: whether it is terminal, and whether it is the entry step (`signIn`).
     public var terminal: [Bool] { system.simulation.terminal }
     public var entry: [Bool] { system.simulation.entry }
-    /// The model's constraints, compiled (checked at every start).
-    var constraintCodes: [CompiledExpr] { system.simulation.constraintCodes }
 
     public init(_ system: TransitionSystem) { self.system = system }
   }
@@ -113,10 +111,7 @@ public struct ModelSimulator: Sendable {
       guard let value = model.variables[i].defaultValue else { throw .missingVariable(model.variables[i].name) }
       values[i] = value
     }
-    for (k, code) in context.constraintCodes.enumerated() where (try? code.holds(values)) != true {
-      throw .constraintViolated(model.constraints[k].text)
-    }
-    values.replaceSubrange(model.flowIndices, with: system.simulation.initialFlow)
+    try Self.start(&values, context)
     valuation = values
     step = 0
   }
@@ -145,12 +140,19 @@ public struct ModelSimulator: Sendable {
       }
       values[i] = v
     }
+    try Self.start(&values, context)
+    valuation = values
+    step = 0
+  }
+
+  /// The end of every start: the configuration in `values` must meet the model's constraints,
+  /// then the flow variables take their initial values.
+  private static func start(_ values: inout [Int], _ context: Context) throws(Failure) {
+    let tables = context.system.simulation
     for k in tables.constraintCodes.indices where (try? tables.constraintCodes[k].holds(values)) != true {
       throw .constraintViolated(context.system.model.constraints[k].text)
     }
     values.replaceSubrange(tables.configurationCount..<values.count, with: tables.initialFlow)
-    valuation = values
-    step = 0
   }
 
   /// The current step's model id, or nil after a restart.

@@ -304,8 +304,7 @@ package actor SimulatedUserPool: CognitoBackend {
       totpSecret = Self.secretCode
     }
     registeredSecret = totpSecret
-    var subRandom = PoolRandom(seed: seed ^ 0x7375_6221_0000_0001)
-    sub = seed == 0 ? Self.defaultSub : Self.uuid(subRandom.bytes(16))
+    sub = seed == 0 ? Self.defaultSub : Self.sub(seed: seed)
     self.codeRandom = codeRandom
     let region = Self.region(of: poolId)
     for device in user.devices { devices[device.key] = PoolDevice(device, confirmed: true, remembered: true) }
@@ -328,22 +327,30 @@ package actor SimulatedUserPool: CognitoBackend {
   /// The state of the draws that make new device keys.
   var deviceSeed: UInt64 = 0x6465_7669_6365_4B65
 
-  /// The `sub` of a pool seeded with 0 (every pool the fuzzer makes), worked out once.
-  static let defaultSub: String = {
-    var random = PoolRandom(seed: 0x7375_6221_0000_0001)
+  /// The user's `sub` in a pool seeded with `seed`; that of seed 0 (every pool the fuzzer
+  /// makes) is worked out once.
+  static func sub(seed: UInt64) -> String {
+    var random = PoolRandom(seed: seed ^ 0x7375_6221_0000_0001)
     return uuid(random.bytes(16))
-  }()
+  }
+  static let defaultSub = sub(seed: 0)
 
   /// A pool id's region (before "_") and its name in SRP (after "_"); the default pool id's
   /// are worked out once.
   static func region(of poolId: String) -> String {
-    poolId == Self.poolId ? defaultRegion : String(poolId.split(separator: "_").first ?? "us-east-1")
+    poolId == Self.poolId ? defaultRegion : regionPart(poolId)
   }
   static func poolName(of poolId: String) -> String {
-    poolId == Self.poolId ? defaultPoolName : String(poolId.split(separator: "_").last ?? Substring(poolId))
+    poolId == Self.poolId ? defaultPoolName : namePart(poolId)
   }
-  private static let defaultRegion = String(poolId.split(separator: "_").first ?? "us-east-1")
-  private static let defaultPoolName = String(poolId.split(separator: "_").last ?? Substring(poolId))
+  private static func regionPart(_ poolId: String) -> String {
+    String(poolId.split(separator: "_").first ?? "us-east-1")
+  }
+  private static func namePart(_ poolId: String) -> String {
+    String(poolId.split(separator: "_").last ?? Substring(poolId))
+  }
+  private static let defaultRegion = regionPart(poolId)
+  private static let defaultPoolName = namePart(poolId)
 
   /// A UUID's text for 16 bytes (version 4 bits set).
   static func uuid(_ b: [UInt8]) -> String {
@@ -652,15 +659,10 @@ package actor SimulatedUserPool: CognitoBackend {
       text += value
     }
     for key in ["AuthParameters", "ChallengeResponses"] {
-      // As `stringMap` reads them (a value that is not a string as its JSON text), by key.
+      // As `stringMap` reads them (`JSONValue.text`), by key.
       guard let fields = request[key]?.object else { continue }
       for k in fields.keys.sorted() where !srpValues.contains(k) {
-        guard let v = fields[k] else { continue }
-        if let string = v.string {
-          add(k, string)
-        } else if let data = try? JSONEncoder().encode(v) {
-          add(k, String(decoding: data, as: UTF8.self))
-        }
+        if let text = fields[k]?.text { add(k, text) }
       }
     }
     for key in ["Session", "UserCode"] { if let v = request[key]?.string { add(key, v) } }

@@ -27,10 +27,11 @@ extension Bench {
   }
 
   /// The fuzzer, one worker: model transitions per CPU second (the oracle alone: a
-  /// `ModelSimulator` per configuration on one shared context, responses in turn by index, as
-  /// the fuzzer's generator and harness call it; its start from the drawn values included) and client sessions per CPU
-  /// second (`Fuzzer.run` over 20,000 cases without SRP, `--srp-share 0`: generation, the
-  /// client on the simulated pool, the full comparison), beside the previous figures; then SRP
+  /// `ModelSimulator` per drawn configuration on one shared context, started from the drawn
+  /// values and given responses in turn by index, as the fuzzer's generator and harness call
+  /// it) and client sessions per CPU second (`Fuzzer.run` over 20,000 cases without SRP,
+  /// `--srp-share 0`: generation, the client on the simulated pool, the full comparison),
+  /// beside the previous figures; then SRP
   /// cases per CPU second (`srpCases` cases at `--srp-share 1`: SRP flows and device tracking,
   /// each sign-in a 3072-bit SRP exchange on both sides). CPU time, so other load on the
   /// machine changes the figures less than wall-clock time would.
@@ -40,8 +41,8 @@ extension Bench {
       "model                        transitions/s  sessions/s  calls/s    wall s  SRP sessions/s (\(srpCases))  before")
     for model in models {
       var rng = SplitMix64(seed: 1)
-      let configurations: [[String: String]]
-      do { configurations = try Fuzzer.sampleConfigurations(model, count: 200, rng: &rng) } catch {
+      let valued: [[Int]]
+      do { valued = try Fuzzer.sampleConfigurationValues(model, count: 200, rng: &rng) } catch {
         print("\(model.name): \(error)")
         continue
       }
@@ -51,14 +52,6 @@ extension Bench {
       let context = ModelSimulator.Context(system)
       let responses = model.steps.map { $0.responses.map(\.response) }
       let terminal = context.terminal
-      // The configurations by value, as the generator draws them (read outside the timing).
-      let valued = configurations.map { configuration in
-        var values = [Int](repeating: unassigned, count: model.variables.count)
-        for (name, text) in configuration {
-          if let i = system.configurationIndex[name], let v = system.valueOfText[i][text] { values[i] = v }
-        }
-        return values
-      }
       let oracleStart = cpuSeconds()
       var transitions = 0
       for round in 0..<50 {
