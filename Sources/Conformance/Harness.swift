@@ -56,6 +56,8 @@ package struct Harness: Sendable {
   package let signedInStep: [Bool]
   let detailFacts: [(delivery: Delivery?, deliveryDetails: Bool, challengeParameters: Bool)]
   let rememberedDevice: (index: Int, value: Int)?
+  /// Each branch's transition as `allTransitions` names it ("step / response -> outcome").
+  package let transitionTexts: [String]
 
   /// Makes the client of a run, for the endpoint its pool is reached at and the devices its user
   /// remembers (by username).
@@ -115,6 +117,15 @@ package struct Harness: Sendable {
     }
     rememberedDevice = model.variableIndex(named: Self.rememberedDeviceVariable).flatMap { i in
       model.variables[i].domain.values.first { model.variables[i].domain.render($0) == "true" }.map { (i, $0) }
+    }
+    transitionTexts = system.branches.map { branch in
+      let outcome: String
+      switch branch.outcome {
+      case .step(let s): outcome = model.steps[s].id
+      case .error: outcome = "error"
+      default: outcome = "restart"
+      }
+      return "\(model.steps[branch.step].id) / \(model.responses[branch.response].name) -> \(outcome)"
     }
   }
 
@@ -202,6 +213,9 @@ package struct Harness: Sendable {
     /// Why the call is not judged: the pool asked for a challenge the client under test does
     /// not support (`ClientProfile.challenges`); nil for a judged call.
     package var unsupported: String? = nil
+    /// The branch of `system.branches` the model took (nil where the call met no step: a
+    /// `confirmSignIn` with no flow, or a client still signed in after `signOut`).
+    package var branch: Int? = nil
   }
 
   /// The indices of the configuration variables `covers(valueOf:)` reads.
@@ -577,6 +591,7 @@ package struct Harness: Sendable {
       modelOutcome: modelOutcome, expectedException: expectedException, observation: observation,
       disagreement: unsupported == nil ? compare(expectation, observation) : nil)
     record.unsupported = unsupported.map { "the challenge \($0)" }
+    record.branch = run.oracle.lastBranch
     return record
   }
 
@@ -620,18 +635,7 @@ package struct Harness: Sendable {
   /// "restart"), each once, in the order of the transition system's branches.
   package var allTransitions: [String] {
     var seen = Set<String>()
-    var result: [String] = []
-    for branch in system.branches {
-      let outcome: String
-      switch branch.outcome {
-      case .step(let s): outcome = model.steps[s].id
-      case .error: outcome = "error"
-      default: outcome = "restart"
-      }
-      let key = "\(model.steps[branch.step].id) / \(model.responses[branch.response].name) -> \(outcome)"
-      if seen.insert(key).inserted { result.append(key) }
-    }
-    return result
+    return transitionTexts.filter { seen.insert($0).inserted }
   }
 
   /// An outcome as `allTransitions` names it.

@@ -8,15 +8,18 @@ package struct SentValues: Sendable {
   package let parameters: [String: String]
   /// The TOTP secret AssociateSoftwareToken returned, if any.
   package let secretCode: String?
-  /// Every secret of the session by kind: what the user typed, what the server issued.
-  package let secrets: [(kind: Disagreement.SecretKind, value: String)]
+  /// The session ids the pool issued: secrets beside `fixedSecrets`.
+  let sessions: [String]
 
   package init(_ state: SimulatedUserPool.State) {
     parameters = state.lastChallengeParameters
     secretCode = state.lastSecretCode
-    var secrets = Self.fixedSecrets
-    for session in state.issuedSessions { secrets.append((.session, session)) }
-    self.secrets = secrets
+    sessions = state.issuedSessions
+  }
+
+  /// Every secret of the session by kind: what the user typed, what the server issued.
+  package var secrets: [(kind: Disagreement.SecretKind, value: String)] {
+    Self.fixedSecrets + sessions.map { (.session, $0) }
   }
 
   /// The secrets of every session: what the harness types and what the pool always issues.
@@ -31,14 +34,24 @@ package struct SentValues: Sendable {
   /// can then occur either), and the rest are answered by `contains`.
   package func secret(in text: String) -> Disagreement.SecretKind? {
     let ascii = UTF8Search.isASCII(text)
-    return secrets.first { Self.contains(text, $0.value, textIsASCII: ascii) }?.kind
+    for (k, secret) in Self.fixedSecrets.enumerated()
+    where Self.contains(text, secret.value, textIsASCII: ascii, secretIsASCII: Self.fixedSecretIsASCII[k]) {
+      return secret.kind
+    }
+    for session in sessions where Self.contains(text, session, textIsASCII: ascii) { return .session }
+    return nil
   }
+
+  /// Whether each of `fixedSecrets` is ASCII.
+  static let fixedSecretIsASCII = fixedSecrets.map { UTF8Search.isASCII($0.value) }
 
   /// `text.contains(secret)`, answered from the UTF-8 bytes when both are ASCII (`textIsASCII`
   /// says whether `text` is) and the bytes do not occur (then no character sequence can);
   /// otherwise by `contains`.
-  static func contains(_ text: String, _ secret: String, textIsASCII: Bool) -> Bool {
-    if textIsASCII, UTF8Search.isASCII(secret), !UTF8Search.contains(text, secret) {
+  static func contains(
+    _ text: String, _ secret: String, textIsASCII: Bool, secretIsASCII: Bool? = nil
+  ) -> Bool {
+    if textIsASCII, secretIsASCII ?? UTF8Search.isASCII(secret), !UTF8Search.contains(text, secret) {
       return false
     }
     return text.contains(secret)

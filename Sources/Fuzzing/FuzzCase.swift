@@ -290,7 +290,8 @@ package struct CaseExecutor: Sendable {
         return execution
       }
       execution.transitions.append(
-        "\(record.stepBefore) / \(call.response) -> \(Self.transitionOutcome(record.modelOutcome))")
+        record.branch.map { harness.transitionTexts[$0] }
+          ?? "\(record.stepBefore) / \(call.response) -> \(Self.transitionOutcome(record.modelOutcome))")
       execution.calls.append(
         ObservedCall(
           call: record.function, response: call.label, stepBefore: record.stepBefore, expected: record.expected,

@@ -37,7 +37,9 @@ public actor SignInClient {
   private var state: State = .signedOut
   private var password: String = ""
   /// Strings that must never appear in an error: the password, answers and sessions.
-  private var secrets: Set<String> = []
+  private var secrets: Set<String> = [] { didSet { redactionOrder = nil } }
+  /// `secrets` in the order `redact` replaces them, worked out at the first error after a change.
+  private var redactionOrder: [String]?
   private var randomSource: @Sendable (Int) -> [UInt8]
   /// Bumped by every call that starts or ends a flow (signIn, signOut, restore). The actor is
   /// reentrant: another call can run at every `await`, so an exchange checks the generation
@@ -769,10 +771,36 @@ public actor SignInClient {
 
   /// Parses MFAS_CAN_CHOOSE / MFAS_CAN_SETUP (a JSON list in a string); unknown values are dropped.
   static func mfaTypes(_ text: String?) -> Set<MFAType> {
-    guard let text, let data = text.data(using: .utf8),
+    guard let text else { return [] }
+    if let names = plainNameList(text) { return Set(names.compactMap { MFAType(rawValue: $0) }) }
+    guard let data = text.data(using: .utf8),
       let names = try? JSONDecoder().decode([String].self, from: data)
     else { return [] }
     return Set(names.compactMap { MFAType(rawValue: $0) })
+  }
+
+  /// The names of a JSON list written as Cognito writes it, `["SMS_MFA","EMAIL_OTP"]`: only
+  /// letters, digits and "_" in each name, no spaces; nil for any other text (`mfaTypes` then
+  /// reads it with `JSONDecoder`, with the same result for these).
+  static func plainNameList(_ text: String) -> [String]? {
+    var utf8 = text.utf8[...]
+    guard utf8.first == UInt8(ascii: "["), utf8.last == UInt8(ascii: "]") else { return nil }
+    utf8 = utf8.dropFirst().dropLast()
+    if utf8.isEmpty { return [] }
+    var names: [String] = []
+    for item in utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+      guard item.count >= 2, item.first == UInt8(ascii: "\""), item.last == UInt8(ascii: "\"") else { return nil }
+      let name = item.dropFirst().dropLast()
+      guard
+        name.allSatisfy({ byte in
+          (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+        })
+      else { return nil }
+      names.append(String(decoding: name, as: UTF8.self))
+    }
+    return names
   }
 
   private func redact(_ text: String) -> String {
@@ -780,7 +808,8 @@ public actor SignInClient {
     var result = text
     // Longest first, then in text order: a secret inside another ("Passw0rd!" in "NewPassw0rd!")
     // must not leave the rest of the longer one showing, whatever the set's order.
-    let ordered = secrets.sorted { ($0.utf8.count, $1) > ($1.utf8.count, $0) }
+    let ordered = redactionOrder ?? secrets.sorted { ($0.utf8.count, $1) > ($1.utf8.count, $0) }
+    redactionOrder = ordered
     // Byte by byte for printable ASCII text and ASCII secrets (the same result); Foundation
     // otherwise. "[redacted]" is printable ASCII, so a byte-wise replacement keeps the text so.
     var printable = UTF8Search.isPrintableASCII(result)

@@ -86,7 +86,7 @@ extension SimulatedUserPool {
   /// DEVICE_SRP_AUTH in place of MFA: USER_SRP_AUTH, `pool.deviceSuppressesMfa`, and a remembered
   /// device (botocore InitiateAuth DEVICE_KEY; DeviceConfigurationType.ChallengeRequiredOnNewDevice).
   func deviceChallengeReplacingMfa() -> JSONObject? {
-    guard context.authFlow == "USER_SRP_AUTH", config["pool.deviceSuppressesMfa"] == "true",
+    guard context.authFlow == "USER_SRP_AUTH", settings.deviceSuppressesMfa,
       unverifiedDevice?.remembered == true
     else { return nil }
     return deviceChallengeBeforeTokens()
@@ -95,8 +95,7 @@ extension SimulatedUserPool {
   /// NewDeviceMetadata for tokens where the pool tracks devices and the flow did not sign in on
   /// a confirmed device: a new device key, pending until ConfirmDevice.
   func newDeviceMetadata() -> JSONValue? {
-    let tracking = config["pool.deviceTracking"] ?? "off"
-    guard tracking != "off", !context.deviceVerified else { return nil }
+    guard settings.deviceTracking != "off", !context.deviceVerified else { return nil }
     var random = PoolRandom(seed: UInt64(truncatingIfNeeded: devices.count &+ pendingDevices.count) ^ deviceSeed)
     deviceSeed = random.next()
     let device = PoolDevice(
@@ -182,7 +181,7 @@ extension SimulatedUserPool {
       throw fail(
         "InvalidParameterException", "DeviceSecretVerifierConfig needs PasswordVerifier and Salt, base64")
     }
-    let optIn = self.config["pool.deviceTracking"] == "userOptIn"
+    let optIn = settings.deviceTracking == "userOptIn"
     var confirmed = device
     confirmed.record = SRPUserRecord(userIdForSRP: key, salt: BigUInt(salt), verifier: BigUInt(verifier))
     confirmed.confirmed = true

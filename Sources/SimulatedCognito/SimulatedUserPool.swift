@@ -166,7 +166,9 @@ package actor SimulatedUserPool: CognitoBackend {
     case custom
   }
 
-  private(set) var config: [String: String]
+  private(set) var config: [String: String] { didSet { settings = PoolSettings(config) } }
+  /// `config` as the rules read it.
+  private(set) var settings: PoolSettings
   package let lifecycle: Lifecycle
   /// The user's name and password (a new password replaces it in a persistent pool).
   package nonisolated let username: String
@@ -286,6 +288,7 @@ package actor SimulatedUserPool: CognitoBackend {
     outboxLimit: Int = SimulatedUserPool.defaultOutboxLimit
   ) {
     config = configuration
+    settings = PoolSettings(configuration)
     self.outboxLimit = max(1, outboxLimit)
     status = configuration["user.status"] ?? "confirmed"
     poolName = Self.poolName(of: poolId)
@@ -450,24 +453,14 @@ package actor SimulatedUserPool: CognitoBackend {
   /// Whether a code has Cognito's shape: six digits (botocore SoftwareTokenMFAUserCodeType).
   static func wellFormed(_ code: String) -> Bool { code.count == 6 && code.allSatisfy { $0.isASCII && $0.isNumber } }
 
-  private func flag(_ name: String) -> Bool { config[name] == "true" }
-  private func value(_ name: String) -> String { config[name] ?? "" }
-
   // MARK: - Cognito's rules (A.3, A.4, A.6, A.7)
-
-  private var required: Bool { value("pool.mfa") == "required" }
-  private var smsActive: Bool { flag("pool.sms") && flag("user.phone") && (flag("user.smsEnabled") || required) }
-  private var totpActive: Bool {
-    flag("pool.totp") && flag("user.totpRegistered") && (flag("user.totpEnabled") || required)
-  }
-  private var emailActive: Bool { flag("pool.email") && flag("user.email") && (flag("user.emailEnabled") || required) }
 
   private func available(_ factor: String) -> Bool {
     switch factor {
-    case "PASSWORD", "PASSWORD_SRP": return config["user.passwordSet"].map { $0 == "true" } ?? true
-    case "SMS_OTP": return flag("pool.allowSmsOTP") && flag("user.phone")
-    case "EMAIL_OTP": return flag("pool.allowEmailOTP") && flag("user.email")
-    case "WEB_AUTHN": return flag("pool.allowWebAuthn") && flag("user.passkey")
+    case "PASSWORD", "PASSWORD_SRP": return settings.passwordSet
+    case "SMS_OTP": return settings.smsOTP
+    case "EMAIL_OTP": return settings.emailOTP
+    case "WEB_AUTHN": return settings.webAuthn
     default: return false
     }
   }
@@ -501,23 +494,24 @@ package actor SimulatedUserPool: CognitoBackend {
 
   /// - Parameter thenCustom: the custom challenge follows the MFA code instead of tokens.
   private func afterFirstFactor(thenCustom: Bool = false) -> JSONObject {
-    let mfa = value("pool.mfa")
+    let mfa = settings.mfa
+    if mfa == "off" || mfa == "" { return tokens }
     let active = [
-      ("SMS_MFA", smsActive, "sms"), ("SOFTWARE_TOKEN_MFA", totpActive, "totp"), ("EMAIL_OTP", emailActive, "email"),
+      ("SMS_MFA", settings.smsActive, "sms"), ("SOFTWARE_TOKEN_MFA", settings.totpActive, "totp"),
+      ("EMAIL_OTP", settings.emailActive, "email"),
     ]
     .filter(\.1)
-    if mfa == "off" || mfa == "" { return tokens }
     if !active.isEmpty && !thenCustom, let challenge = deviceChallengeReplacingMfa() { return challenge }
     if active.isEmpty {
       if mfa == "optional" { return tokens }
-      let types = [("SMS_MFA", "pool.sms"), ("SOFTWARE_TOKEN_MFA", "pool.totp"), ("EMAIL_OTP", "pool.email")].filter {
-        flag($0.1)
-      }.map(\.0)
+      let types = [
+        ("SMS_MFA", settings.poolSms), ("SOFTWARE_TOKEN_MFA", settings.poolTotp), ("EMAIL_OTP", settings.poolEmail),
+      ].filter(\.1).map(\.0)
       return challenge(
         "MFA_SETUP", Session(challenge: "MFA_SETUP"),
         parameters: ["MFAS_CAN_SETUP": "[" + types.map { "\"\($0)\"" }.joined(separator: ",") + "]"])
     }
-    if let preferred = active.first(where: { $0.2 == value("user.preferred") })
+    if let preferred = active.first(where: { $0.2 == settings.preferred })
       ?? (active.count == 1 ? active.first : nil)
     {
       return mfaChallenge(preferred.0, thenCustom: thenCustom)
@@ -758,7 +752,7 @@ package actor SimulatedUserPool: CognitoBackend {
       context = FlowContext(id: flowCount, authFlow: flow, deviceKey: parameters["DEVICE_KEY"])
     }
     let passwordRight = parameters["PASSWORD"] == password
-    if config["user.exists"] == "false" { return try unknownUser(flow, parameters) }
+    if !settings.userExists { return try unknownUser(flow, parameters) }
     switch flow {
     case "USER_PASSWORD_AUTH":
       guard passwordRight else { throw fail("NotAuthorizedException", "Incorrect username or password.") }
@@ -807,7 +801,7 @@ package actor SimulatedUserPool: CognitoBackend {
   /// challenge no answer passes; USER_AUTH ignores the setting and never names the user.
   /// With SRP (ENABLED) a PASSWORD_VERIFIER is simulated that no signature passes.
   private func unknownUser(_ flow: String, _ parameters: [String: String]) throws(CognitoCallError) -> JSONObject {
-    let prevent = flag("pool.preventUserExistenceErrors")
+    let prevent = settings.preventUserExistenceErrors
     let srp = flow == "USER_SRP_AUTH" || (flow == "CUSTOM_AUTH" && parameters["SRP_A"] != nil)
     if srp && prevent {
       return try passwordVerifier(parameters, then: .password, simulated: true)
@@ -891,9 +885,9 @@ package actor SimulatedUserPool: CognitoBackend {
       return challenge(
         "NEW_PASSWORD_REQUIRED", Session(challenge: "NEW_PASSWORD_REQUIRED", afterVerifier: .custom))
     }
-    let customMfa = config["pool.customMfa"] ?? "none"
-    let mfa = value("pool.mfa")
-    let anyActive = smsActive || totpActive || emailActive
+    let customMfa = settings.customMfa
+    let mfa = settings.mfa
+    let anyActive = settings.smsActive || settings.totpActive || settings.emailActive
     if customMfa == "none" || mfa == "off" || mfa == "" || !anyActive { return customChallenge(round: 1) }
     return afterFirstFactor(thenCustom: customMfa == "mfaThenCustom")
   }
@@ -1014,7 +1008,7 @@ package actor SimulatedUserPool: CognitoBackend {
       return mfaChallenge(answer, thenCustom: session.customAfterMfa)
     case "MFA_SETUP":
       if let email = answers["EMAIL"] {
-        guard email.contains("@"), flag("pool.email") else { throw failedAttempt("InvalidParameterException") }
+        guard email.contains("@"), settings.poolEmail else { throw failedAttempt("InvalidParameterException") }
         consume()
         return mfaChallenge("EMAIL_OTP", setsUpEmail: true)
       }
@@ -1048,7 +1042,7 @@ package actor SimulatedUserPool: CognitoBackend {
       case "right": return tokens
       case "fail": throw fail("NotAuthorizedException", "Incorrect username or password.")
       default:
-        let rounds = Int(value("pool.customRounds")) ?? 1
+        let rounds = settings.customRounds
         if session.customRound < rounds {
           return customChallenge(round: session.customRound + 1, simulated: session.simulated)
         }
