@@ -559,7 +559,7 @@ package struct Harness: Sendable {
       expectedException = ErrorType.passedThrough(call.error)
     }
     if response == .setupError, expectedException == nil { expectedException = call.error ?? Self.defaultSetupError }
-    let text = answer(call.response, step: step.id, offered: offeredBefore)
+    let text = answer(response, step: step.id, offered: offeredBefore)
     let observation: Observation
     do {
       if step.kind == .entry {
@@ -656,7 +656,12 @@ package struct Harness: Sendable {
 
   /// The answer the client sends for a response class at a step.
   package func answer(_ response: String, step: String, offered: [String]) -> String {
-    switch ResponseName(rawValue: response) {
+    answer(ResponseName(rawValue: response), step: step, offered: offered)
+  }
+
+  /// `answer` for a response's class (nil: a response the harness has no class for).
+  func answer(_ response: ResponseName?, step: String, offered: [String]) -> String {
+    switch response {
     case .correctCode: return SimulatedUserPool.code
     case .wrongCode: return Self.wrongCode
     case .malformedCode: return "12ab"

@@ -197,7 +197,9 @@ package struct ConfigurationGenerator: Sendable {
 
   /// Every constraint holds and the harness covers the configuration.
   func accepts(_ values: [Int]) -> Bool {
-    guard codes.allSatisfy({ (try? $0.holds(values)) == true }) else { return false }
+    for code in codes {
+      guard let holds = try? code.holds(values), holds else { return false }
+    }
     return harness.covers(valueOf: { values[$0] }, kind: kind)
   }
 

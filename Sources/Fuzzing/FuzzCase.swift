@@ -201,6 +201,9 @@ package struct Execution: Sendable {
   package var valid = true
   /// Transitions the model took: "step / response -> outcome".
   package var transitions: [String] = []
+  /// For each of `transitions`, the branch of the model's transition system it is (-1 where
+  /// the call met no step).
+  package var branches: [Int] = []
   /// The model's state before the first call and after each call: the valuation of every
   /// variable (configuration, then flow) and the step id, nil once the flow ended.
   package var states: [(valuation: [Int], step: String?)] = []
@@ -289,6 +292,7 @@ package struct CaseExecutor: Sendable {
         execution.valid = false
         return execution
       }
+      execution.branches.append(record.branch ?? -1)
       execution.transitions.append(
         record.branch.map { harness.transitionTexts[$0] }
           ?? "\(record.stepBefore) / \(call.response) -> \(Self.transitionOutcome(record.modelOutcome))")

@@ -499,6 +499,9 @@ package struct Fuzzer: Sendable {
     var firstRaw: [String: (index: Int, fuzzCase: FuzzCase, execution: Execution, seconds: Double)] = [:]
     var rawCounts: [String: Int] = [:]
     summary.configurationProblem = configurationProblem
+    // Transitions are counted by branch, and named once at the end.
+    let transitionTexts = executor.harness.transitionTexts
+    var branchCounts = [Int](repeating: 0, count: transitionTexts.count)
     for index in indices {
       if let deadline, DispatchTime.now() >= deadline { break }
       if summary.configurationProblem != nil { break }
@@ -524,7 +527,10 @@ package struct Fuzzer: Sendable {
       }
       summary.cases += 1
       summary.calls += execution.calls.count
-      for t in execution.transitions { summary.covered[t, default: 0] += 1 }
+      for (k, t) in execution.transitions.enumerated() {
+        let branch = k < execution.branches.count ? execution.branches[k] : -1
+        if branch >= 0 { branchCounts[branch] += 1 } else { summary.covered[t, default: 0] += 1 }
+      }
       if let reason = execution.unsupported { summary.unsupported[reason, default: 0] += 1 }
       progress?(summary.cases, firstRaw.count)
       guard execution.valid, execution.failed, let key = execution.rootCause else { continue }
@@ -534,6 +540,9 @@ package struct Fuzzer: Sendable {
         firstRaw[key] = (index, fuzzCase, execution, found)
       }
       if stopAtFirstFailure { break }
+    }
+    for (branch, count) in branchCounts.enumerated() where count > 0 {
+      summary.covered[transitionTexts[branch], default: 0] += count
     }
     var findings: [FuzzFinding] = []
     for (key, raw) in firstRaw.sorted(by: { $0.value.index < $1.value.index }) where summary.clientFailure == nil {
