@@ -45,28 +45,36 @@ public enum UTF8Search {
   /// when `text` is printable ASCII and `needle` is ASCII. nil when they are not.
   public static func replacing(_ needle: String, with replacement: String, in text: String) -> String? {
     guard !needle.isEmpty, isPrintableASCII(text), isASCII(needle) else { return nil }
-    guard contains(text, needle) else { return text }
     var text = text
     var needle = needle
+    var replacement = replacement
     return text.withUTF8 { t in
       needle.withUTF8 { n in
-        var result: [UInt8] = []
-        result.reserveCapacity(t.count)
-        var i = 0
-        while i < t.count {
-          if i + n.count <= t.count && t[i] == n[0] {
-            var j = 1
-            while j < n.count && t[i + j] == n[j] { j += 1 }
-            if j == n.count {
-              result.append(contentsOf: replacement.utf8)
-              i += n.count
+        replacement.withUTF8 { r in
+          guard let base = t.baseAddress, n.count <= t.count else { return String(decoding: t, as: UTF8.self) }
+          var result: [UInt8] = []
+          // Each occurrence found with memchr and memcmp, as `contains` finds it; the bytes
+          // between occurrences copied in one piece.
+          var copied = 0
+          var start = 0
+          let last = t.count - n.count
+          while start <= last {
+            guard let hit = memchr(base + start, Int32(n[0]), last - start + 1) else { break }
+            let i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            guard n.count == 1 || memcmp(base + i + 1, n.baseAddress! + 1, n.count - 1) == 0 else {
+              start = i + 1
               continue
             }
+            if result.isEmpty { result.reserveCapacity(t.count + r.count) }
+            result.append(contentsOf: UnsafeBufferPointer(rebasing: t[copied..<i]))
+            result.append(contentsOf: r)
+            copied = i + n.count
+            start = copied
           }
-          result.append(t[i])
-          i += 1
+          if copied == 0 { return String(decoding: t, as: UTF8.self) }
+          result.append(contentsOf: UnsafeBufferPointer(rebasing: t[copied...]))
+          return String(decoding: result, as: UTF8.self)
         }
-        return String(decoding: result, as: UTF8.self)
       }
     }
   }

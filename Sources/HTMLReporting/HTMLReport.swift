@@ -114,15 +114,13 @@ public struct HTMLReport {
     let report = result.report
     let model = report.model
     let id = "m\(index)"
-    let s = report.statistics
+    let summary = TextReport.searchSummary(report.statistics)
     html.add("<section id=\"\(id)\" class=\"model\" aria-labelledby=\"\(id)-title\">")
     html.add(
       "<h2 id=\"\(id)-title\">\(HTMLText.escape(model.name)) <small>(\(HTMLText.escape(model.file)), generation "
         + "\(HTMLText.escape(model.generation)))</small></h2>")
     html.add(
-      "<p>Explicit search: \(s.configurationClasses.formatted()) configuration classes covering "
-        + "\(TextReport.formatCount(s.configurations)) configurations, \(s.states.formatted()) states, "
-        + "\(s.transitions.formatted()) transitions."
+      "<p>" + HTMLText.escape(summary.prefix(1).uppercased() + summary.dropFirst()) + "."
         + (result.proof.map { " Z3: \($0.results.count) properties." } ?? " Z3 did not run.") + "</p>")
     if let incomplete = report.incomplete {
       html.add("<p class=\"v-warn\">UNKNOWN: the explicit search stopped: \(HTMLText.escape(incomplete)).</p>")

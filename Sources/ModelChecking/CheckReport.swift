@@ -37,6 +37,20 @@ public struct CheckStatistics: Sendable, Equatable {
   public var states = 0
   public var transitions = 0
   public var seconds = 0.0
+  /// How many `indistinguishable` properties' self-compositions these figures count (each pair
+  /// of runs a state of the product): only a check of nothing but such properties reports
+  /// them; 0 is the model's own search.
+  public var selfCompositions = 0
+
+  /// These figures and `other`'s together.
+  mutating func add(_ other: CheckStatistics) {
+    configurationClasses += other.configurationClasses
+    configurations += other.configurations
+    excludedClasses += other.excludedClasses
+    states += other.states
+    transitions += other.transitions
+    seconds += other.seconds
+  }
 }
 
 /// Everything the explicit checker found on one model.

@@ -49,22 +49,28 @@ public struct ExplicitChecker: Sendable {
   ///   assignment (`unassigned` = any); nil checks them all.
   public func check(invariants: [Invariant]? = nil, configuration: [Int]? = nil) -> CheckReport {
     let invariants = invariants ?? Invariant.all(for: model)
-    // Hyperproperties are searched on their self-composition; the statistics stay the model's own.
+    // Hyperproperties are searched on their self-composition; the statistics stay the model's own,
+    // or where nothing else is checked, they are the self-compositions' (`selfCompositions`).
     if invariants.contains(where: isIndistinguishable) {
       let rest = invariants.filter { !isIndistinguishable($0) }
       var report =
         rest.isEmpty
         ? CheckReport(model: model, statistics: CheckStatistics(), results: [])
         : check(invariants: rest, configuration: configuration)
+      var statistics = report.statistics
       var results: [Invariant: InvariantResult] = [:]
       for result in report.results { results[result.invariant] = result }
       for invariant in invariants where isIndistinguishable(invariant) {
-        let (result, _, incomplete) = checkIndistinguishable(invariant)
+        let (result, product, incomplete) = checkIndistinguishable(invariant)
         results[invariant] = result
         if report.incomplete == nil, let incomplete { report.incomplete = incomplete }
+        if rest.isEmpty {
+          statistics.add(product)
+          statistics.selfCompositions += 1
+        }
       }
       return CheckReport(
-        model: model, statistics: report.statistics, results: invariants.compactMap { results[$0] },
+        model: model, statistics: statistics, results: invariants.compactMap { results[$0] },
         incomplete: report.incomplete)
     }
     let start = DispatchTime.now()

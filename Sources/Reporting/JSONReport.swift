@@ -17,6 +17,9 @@ public struct JSONReport: Codable, Sendable {
     public let states: Int
     public let transitions: Int
     public let seconds: Double
+    /// Where only `indistinguishable` properties were checked: how many, whose self-compositions
+    /// the figures above count (classes and pairs of configurations); absent otherwise.
+    public let selfCompositions: Int?
     public let invariants: [InvariantEntry]
   }
 
@@ -63,6 +66,7 @@ public struct JSONReport: Codable, Sendable {
         generation: report.model.generation, configurationClasses: report.statistics.configurationClasses,
         configurations: report.statistics.configurations, states: report.statistics.states,
         transitions: report.statistics.transitions, seconds: report.statistics.seconds,
+        selfCompositions: report.statistics.selfCompositions == 0 ? nil : report.statistics.selfCompositions,
         invariants: report.results.map { result -> InvariantEntry in
           let (z3Verdict, z3Seconds) = z3(result.invariant)
           let (verdict, reason, counterexample): (String, String?, Counterexample?)

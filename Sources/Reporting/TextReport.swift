@@ -42,15 +42,25 @@ public enum EngineAgreement {
 
 /// The human-readable report `signin-spec verify` prints.
 public enum TextReport {
+  /// What the explicit search explored: "explicit search: N configuration classes covering …",
+  /// or, where only `indistinguishable` properties were checked, their self-compositions' pairs.
+  public static func searchSummary(_ s: CheckStatistics) -> String {
+    let n = s.selfCompositions
+    let search =
+      n == 0
+      ? "explicit search: "
+      : "explicit search of the self-composition of \(n) indistinguishable propert\(n == 1 ? "y" : "ies"): "
+    return search + "\(s.configurationClasses.formatted()) configuration classes covering "
+      + "\(formatCount(s.configurations)) \(n == 0 ? "configurations" : "pairs of configurations"), "
+      + "\(s.states.formatted()) states, \(s.transitions.formatted()) transitions"
+  }
+
   public static func render(_ report: CheckReport, proof: ProofReport? = nil, platform: String? = nil) -> String {
     let model = report.model
     let s = report.statistics
     var lines: [String] = []
     lines.append("\(model.name) (\(model.file), generation \(model.generation))")
-    lines.append(
-      "  explicit search: \(s.configurationClasses.formatted()) configuration classes covering "
-        + "\(formatCount(s.configurations)) configurations, \(s.states.formatted()) states, "
-        + "\(s.transitions.formatted()) transitions in \(String(format: "%.2f", s.seconds)) s")
+    lines.append("  " + searchSummary(s) + " in \(String(format: "%.2f", s.seconds)) s")
     let renderer = TraceRenderer(model: model, platform: platform)
     let nameWidth = ((Invariant.allCases + report.results.map(\.invariant)).map(\.rawValue.count).max() ?? 0) + 2
     if let proof {

@@ -142,42 +142,42 @@ public actor SignInClient {
     self.password = password ?? ""
     secrets = Set([password].compactMap { $0 }.filter { !$0.isEmpty })
     flowUsername = username
-    var parameters: [String: String] = ["USERNAME": username]
+    var parameters: JSONObject = ["USERNAME": .string(username)]
     // "Add DEVICE_KEY if you want to bypass multi-factor authentication with a remembered
     // device" (InitiateAuth, AuthParameters), in every flow, as amplify-android does for SRP
     // and custom auth and amplify-js for USER_PASSWORD_AUTH.
     let deviceKey = devices[username]?.key
-    if let deviceKey { parameters["DEVICE_KEY"] = deviceKey }
+    if let deviceKey { parameters["DEVICE_KEY"] = .string(deviceKey) }
     let flow: String
     var srp: CognitoSRP? = nil
     switch options.authFlow {
     case .userPassword:
       flow = "USER_PASSWORD_AUTH"
-      parameters["PASSWORD"] = self.password
+      parameters["PASSWORD"] = .string(self.password)
     case .userSRP:
       flow = "USER_SRP_AUTH"
       srp = CognitoSRP(random: randomSource(128))
-      parameters["SRP_A"] = srp!.publicValue
+      parameters["SRP_A"] = .string(srp!.publicValue)
     case .customWithoutSRP:
       flow = "CUSTOM_AUTH"
     case .customWithSRP:
       flow = "CUSTOM_AUTH"
       srp = CognitoSRP(random: randomSource(128))
-      parameters["SRP_A"] = srp!.publicValue
-      parameters["CHALLENGE_NAME"] = "SRP_A"
+      parameters["SRP_A"] = .string(srp!.publicValue)
+      parameters["CHALLENGE_NAME"] = .string("SRP_A")
     case .userAuth(let preferred):
       flow = "USER_AUTH"
-      if let preferred { parameters["PREFERRED_CHALLENGE"] = preferred.rawValue }
-      if preferred == .password { parameters["PASSWORD"] = self.password }
+      if let preferred { parameters["PREFERRED_CHALLENGE"] = .string(preferred.rawValue) }
+      if preferred == .password { parameters["PASSWORD"] = .string(self.password) }
       if preferred == .passwordSRP {
         srp = CognitoSRP(random: randomSource(128))
-        parameters["SRP_A"] = srp!.publicValue
+        parameters["SRP_A"] = .string(srp!.publicValue)
       }
     }
     let password = self.password
     let body: JSONObject = [
       "ClientId": .string(clientId), "AuthFlow": .string(flow),
-      "AuthParameters": .object(parameters.mapValues { .string($0) }),
+      "AuthParameters": .object(parameters),
     ]
     let mine = generation
     do {

@@ -118,7 +118,7 @@ extension SimulatedUserPool {
 
   /// The DEVICE_SRP_AUTH answer (USERNAME, DEVICE_KEY, SRP_A): DEVICE_PASSWORD_VERIFIER with the
   /// device's salt, B and a secret block.
-  func deviceVerifier(_ answers: [String: String], _ session: Session) throws(CognitoCallError) -> JSONObject {
+  func deviceVerifier(_ answers: StringFields, _ session: Session) throws(CognitoCallError) -> JSONObject {
     guard let key = answers["DEVICE_KEY"], key == session.flow.deviceKey, let device = devices[key],
       let record = device.record
     else { throw fail("ResourceNotFoundException", "Device does not exist.") }
@@ -141,7 +141,7 @@ extension SimulatedUserPool {
 
   /// The DEVICE_PASSWORD_VERIFIER answer: the signature with the device's key (group key in place
   /// of the pool name); right, the flow goes on to its tokens.
-  func verifyDeviceClaim(_ answers: [String: String], _ session: Session) throws(CognitoCallError) -> JSONObject {
+  func verifyDeviceClaim(_ answers: StringFields, _ session: Session) throws(CognitoCallError) -> JSONObject {
     guard let exchange = session.srp, let key = session.flow.deviceKey, let device = devices[key],
       let record = device.record
     else { throw fail("ResourceNotFoundException", "Device does not exist.") }

@@ -31,7 +31,7 @@ extension SimulatedUserPool {
   }
 
   /// Checks a CREDENTIAL (test mode, see the type's notes); right, the tokens follow.
-  func verifyPasskey(_ answers: [String: String], _ session: Session) throws(CognitoCallError) -> JSONObject {
+  func verifyPasskey(_ answers: StringFields, _ session: Session) throws(CognitoCallError) -> JSONObject {
     guard let text = answers["CREDENTIAL"] else {
       throw fail("InvalidParameterException", "Missing required parameter CREDENTIAL")
     }

@@ -655,8 +655,8 @@ package actor SimulatedUserPool: CognitoBackend {
     for key in ["AuthParameters", "ChallengeResponses"] {
       // As `stringMap` reads them (`JSONValue.text`), by key.
       guard let fields = request[key]?.object else { continue }
-      for k in fields.keys.sorted() where !srpValues.contains(k) {
-        if let text = fields[k]?.text { add(k, text) }
+      for (k, v) in fields.sorted(by: { $0.key < $1.key }) where !srpValues.contains(k) {
+        if let text = v.text { add(k, text) }
       }
     }
     for key in ["Session", "UserCode"] { if let v = request[key]?.string { add(key, v) } }
@@ -664,7 +664,7 @@ package actor SimulatedUserPool: CognitoBackend {
   }
 
   /// The SRP parameters and answers `echoing` leaves out.
-  static let srpValues: Set<String> = ["SRP_A", "PASSWORD_CLAIM_SIGNATURE", "PASSWORD_CLAIM_SECRET_BLOCK", "TIMESTAMP"]
+  static let srpValues = ["SRP_A", "PASSWORD_CLAIM_SIGNATURE", "PASSWORD_CLAIM_SECRET_BLOCK", "TIMESTAMP"]
 
   private func serve(_ operation: String, _ request: JSONObject) throws(CognitoCallError) -> JSONObject {
     if let injected = injectedChallenge, operation == "InitiateAuth" || operation == "RespondToAuthChallenge" {
@@ -737,7 +737,7 @@ package actor SimulatedUserPool: CognitoBackend {
   }
 
   private func initiate(_ request: JSONObject) throws(CognitoCallError) -> JSONObject {
-    let parameters = request["AuthParameters"]?.stringMap ?? [:]
+    let parameters = StringFields(request["AuthParameters"])
     let flow = request["AuthFlow"]?.string ?? ""
     if lifecycle == .perFlow {
       sessions.removeAll()
@@ -800,7 +800,7 @@ package actor SimulatedUserPool: CognitoBackend {
   /// UserNotFoundException; ENABLED the wrong-password error, or for CUSTOM_AUTH a simulated
   /// challenge no answer passes; USER_AUTH ignores the setting and never names the user.
   /// With SRP (ENABLED) a PASSWORD_VERIFIER is simulated that no signature passes.
-  private func unknownUser(_ flow: String, _ parameters: [String: String]) throws(CognitoCallError) -> JSONObject {
+  private func unknownUser(_ flow: String, _ parameters: StringFields) throws(CognitoCallError) -> JSONObject {
     let prevent = settings.preventUserExistenceErrors
     let srp = flow == "USER_SRP_AUTH" || (flow == "CUSTOM_AUTH" && parameters["SRP_A"] != nil)
     if srp && prevent {
@@ -835,7 +835,7 @@ package actor SimulatedUserPool: CognitoBackend {
   /// The PASSWORD_VERIFIER challenge for the client's SRP_A (in `parameters`); SRP_A missing,
   /// not hex or ≡ 0 mod N is InvalidParameterException.
   private func passwordVerifier(
-    _ parameters: [String: String], then next: AfterVerifier, simulated: Bool = false
+    _ parameters: StringFields, then next: AfterVerifier, simulated: Bool = false
   ) throws(CognitoCallError) -> JSONObject {
     guard let text = parameters["SRP_A"] else {
       throw fail("InvalidParameterException", "Missing required parameter SRP_A")
@@ -855,7 +855,7 @@ package actor SimulatedUserPool: CognitoBackend {
   /// correct password does. A wrong signature or secret block is a failed attempt, answered
   /// as a wrong password is; a missing answer or a TIMESTAMP not in Cognito's format is
   /// InvalidParameterException.
-  private func verifyPasswordClaim(_ answers: [String: String], _ session: Session) throws(CognitoCallError)
+  private func verifyPasswordClaim(_ answers: StringFields, _ session: Session) throws(CognitoCallError)
     -> JSONObject
   {
     guard let exchange = session.srp else { throw fail("InvalidParameterException", "unexpected challenge") }
@@ -955,7 +955,7 @@ package actor SimulatedUserPool: CognitoBackend {
   /// A PASSWORD_VERIFIER answer without a Session names its flow by the SECRET_BLOCK the pool
   /// sent: Cognito accepts it so, and pycognito relies on it (`pycognito/aws_srp.py`,
   /// `AWSSRP.authenticate_user` sends no Session with PASSWORD_VERIFIER).
-  private func verifierSession(_ name: String, _ answers: [String: String]) -> String? {
+  private func verifierSession(_ name: String, _ answers: StringFields) -> String? {
     if name == "DEVICE_SRP_AUTH", let key = answers["DEVICE_KEY"] {
       // pycognito answers DEVICE_SRP_AUTH without a Session as well (`authenticate_user`).
       return sessions.first { $0.value.challenge == name && $0.value.flow.deviceKey == key }?.key
@@ -967,7 +967,7 @@ package actor SimulatedUserPool: CognitoBackend {
   }
 
   private func respond(_ request: JSONObject) throws(CognitoCallError) -> JSONObject {
-    let answers = request["ChallengeResponses"]?.stringMap ?? [:]
+    let answers = StringFields(request["ChallengeResponses"])
     let name = request["ChallengeName"]?.string ?? ""
     guard let id = request["Session"]?.string ?? verifierSession(name, answers), let session = sessions[id] else {
       throw fail("NotAuthorizedException", "Invalid session for the user, session is expired.")
