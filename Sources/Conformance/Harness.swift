@@ -188,10 +188,7 @@ package struct Harness: Sendable {
     package let pool: any PoolControl
     package let client: any ClientUnderTest
     /// Whether the model's flow is over (a restart or a terminal step).
-    package var flowEnded: Bool {
-      guard let step = oracle.step else { return true }
-      return oracle.model.steps[step].isTerminal
-    }
+    package var flowEnded: Bool { oracle.flowEnded }
   }
 
   /// What one call did.
@@ -721,12 +718,14 @@ package struct Harness: Sendable {
     }
   }
 
+  /// The model's option name of each MFA type.
+  static let optionNames: [MFAType: String] = [.sms: "SMS", .totp: "TOTP", .email: "EMAIL"]
+
   /// The options a selection step offers, in the model's option names.
   static func offeredNames(_ step: AuthSignInStep) -> Set<String>? {
-    let mfa: [MFAType: String] = [.sms: "SMS", .totp: "TOTP", .email: "EMAIL"]
     switch step {
     case .continueSignInWithMFASelection(let types), .continueSignInWithMFASetupSelection(let types):
-      return Set(types.compactMap { mfa[$0] })
+      return Set(types.compactMap { optionNames[$0] })
     case .continueSignInWithFirstFactorSelection(let factors): return Set(factors.map(\.rawValue))
     default: return nil
     }

@@ -42,6 +42,8 @@ package struct ConfigurationGenerator: Sendable {
   /// Per position: the variable's name, its domain, and each value's text from the lowest on
   /// (rendered once, for `dictionary`).
   let names: [String]
+  /// Each variable's name and position: `dictionary` maps its values (no key hashed again).
+  let positionByName: [String: Int]
   let domainOf: [Domain]
   let lowest: [Int]
   let texts: [[String]]
@@ -59,6 +61,7 @@ package struct ConfigurationGenerator: Sendable {
     self.order = order
     variableCount = model.variables.count
     names = order.map { model.variables[$0].name }
+    positionByName = Dictionary(order.enumerated().map { (model.variables[$1].name, $0) }) { _, last in last }
     domainOf = order.map { model.variables[$0].domain }
     lowest = order.map { model.variables[$0].domain.values.min() ?? 0 }
     texts = order.map { i in
@@ -150,13 +153,10 @@ package struct ConfigurationGenerator: Sendable {
 
   /// The configuration `values` as the simulator and the pool read it.
   package func dictionary(_ values: [Int]) -> [String: String] {
-    var d: [String: String] = [:]
-    d.reserveCapacity(order.count)
-    for (p, i) in order.enumerated() {
-      let v = values[i]
-      d[names[p]] = v >= lowest[p] && v - lowest[p] < texts[p].count ? texts[p][v - lowest[p]] : domainOf[p].render(v)
+    positionByName.mapValues { p in
+      let v = values[order[p]]
+      return v >= lowest[p] && v - lowest[p] < texts[p].count ? texts[p][v - lowest[p]] : domainOf[p].render(v)
     }
-    return d
   }
 
   /// Whether a draw exists at all, and why not: checked once per model by the fuzzer.

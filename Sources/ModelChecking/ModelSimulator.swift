@@ -52,6 +52,9 @@ public struct ModelSimulator: Sendable {
 
   /// The shared context this simulator reads (to start others from, `init(context:…)`).
   public var context: Context { shared }
+  /// Whether the flow is over: it restarted, or its step is terminal (signed in, or a step
+  /// that ends the flow).
+  public var flowEnded: Bool { step.map { shared.terminal[$0] } ?? true }
   public private(set) var valuation: [Int]
   /// The current step (model index), or nil once the flow restarted.
   public private(set) var step: Int?

@@ -140,7 +140,7 @@ public actor SignInClient {
     state = .signedOut
     failuresInFlow = 0
     self.password = password ?? ""
-    secrets = Set([password].compactMap { $0 }.filter { !$0.isEmpty })
+    secrets = password.map { $0.isEmpty ? [] : [$0] } ?? []
     flowUsername = username
     var parameters: JSONObject = ["USERNAME": .string(username)]
     // "Add DEVICE_KEY if you want to bypass multi-factor authentication with a remembered

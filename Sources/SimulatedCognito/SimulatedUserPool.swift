@@ -645,9 +645,12 @@ package actor SimulatedUserPool: CognitoBackend {
   /// they are random or read the clock, so a saved case's text would change at every run.
   static func echoing(_ error: CognitoCallError, _ request: JSONObject) -> CognitoCallError {
     guard case .service(let type, let message) = error else { return error }
-    var text = ""
+    var text = message
+    var echoed = false
     func add(_ key: String, _ value: String) {
-      text += text.isEmpty ? " (request: " : ", "
+      if !echoed { text.reserveCapacity(message.utf8.count + 200) }
+      text += echoed ? ", " : " (request: "
+      echoed = true
       text += key
       text += "="
       text += value
@@ -660,7 +663,7 @@ package actor SimulatedUserPool: CognitoBackend {
       }
     }
     for key in ["Session", "UserCode"] { if let v = request[key]?.string { add(key, v) } }
-    return .service(type: type, message: text.isEmpty ? message : message + text + ")")
+    return .service(type: type, message: echoed ? text + ")" : message)
   }
 
   /// The SRP parameters and answers `echoing` leaves out.
