@@ -26,8 +26,9 @@ package struct Harness: Sendable {
   package var model: SignInModel { system.model }
   /// The client's decisions: `.reference`, or a deliberately broken client's.
   package let hooks: ClientHooks
-  /// Each step's index by model id, and each step's Swift name (built once per model).
+  /// Each step's index by model id, each step's id and each step's Swift name (built once per model).
   let stepByID: [String: Int]
+  let stepIDs: [String]
   let swiftNames: [String]
   /// For each of `coverageVariables` the model has: its index and each value's text.
   let coverageTexts: [(index: Int, lowest: Int, texts: [String])?]
@@ -76,6 +77,7 @@ package struct Harness: Sendable {
     var stepByID: [String: Int] = [:]
     for (i, step) in system.model.steps.enumerated() where stepByID[step.id] == nil { stepByID[step.id] = i }
     self.stepByID = stepByID
+    stepIDs = system.model.steps.map(\.id)
     coverageTexts = Self.coverageNames(profile).map { name in
       system.configurationIndex[name].map { i in
         let domain = system.model.variables[i].domain
@@ -581,7 +583,7 @@ package struct Harness: Sendable {
     }
     let expectation = Expectation(
       outcome: modelOutcome, exception: expectedException, offered: run.oracle.offered,
-      sent: SentValues(state))
+      sent: SentValues(state), stepIndex: run.oracle.step)
     let unsupported = profile.firstUnsupported(state.issuedChallenges)
     var record = Record(
       function: function + (step.kind == .entry ? "signIn" : "confirmSignIn"), call: call, stepBefore: step.id,
@@ -741,18 +743,20 @@ package struct Harness: Sendable {
   /// otherwise the first difference: the outcome, the step's values, `isSignedIn`, the
   /// error's type, then secrets.
   package func compare(_ expected: Expectation, _ observation: Observation) -> Disagreement? {
-    if let d = compareOutcome(expected.outcome, observation.outcome, offered: expected.offered) { return d }
-    if case .step(let id) = expected.outcome, case .returned(let step) = observation.outcome, let sent = expected.sent,
-      let d = compareDetails(id, step, sent)
+    // The index of the step the model expects: the caller's when it names that step, else by id.
+    var index: Int? = nil
+    if case .step(let id) = expected.outcome {
+      index = expected.stepIndex.flatMap { $0 < stepIDs.count && stepIDs[$0] == id ? $0 : nil } ?? stepByID[id]
+    }
+    if let d = compareOutcome(expected.outcome, observation.outcome, offered: expected.offered, stepIndex: index) {
+      return d
+    }
+    if let index, case .returned(let step) = observation.outcome, let sent = expected.sent,
+      let d = compareDetails(index, step, sent)
     {
       return d
     }
-    let signedIn: Bool
-    if case .step(let id) = expected.outcome, let i = stepByID[id] {
-      signedIn = signedInStep[i]
-    } else {
-      signedIn = false
-    }
+    let signedIn = index.map { signedInStep[$0] } ?? false
     if let shown = observation.resultSignedIn, shown != signedIn {
       return .resultSignedIn(shown: shown, expected: signedIn)
     }
@@ -769,11 +773,14 @@ package struct Harness: Sendable {
   }
 
   /// The step, its offers and whether the flow goes on.
-  func compareOutcome(_ expected: TraceOutcome, _ observation: Observation.Outcome, offered: [String]) -> Disagreement?
-  {
+  /// `stepIndex`: the model's index of the step `expected` names, if known.
+  func compareOutcome(
+    _ expected: TraceOutcome, _ observation: Observation.Outcome, offered: [String], stepIndex: Int? = nil
+  ) -> Disagreement? {
     switch (expected, observation) {
     case (.step(let id), .returned(let step)):
-      if step.name != swiftName(id) { return .wrongStep(returned: step.name, expected: swiftName(id)) }
+      let name = stepIndex.map { swiftNames[$0] } ?? swiftName(id)
+      if step.name != name { return .wrongStep(returned: step.name, expected: name) }
       if let names = Self.offeredNames(step), !offered.isEmpty, names != Set(offered) {
         return .wrongOffers(offered: names.sorted(), expected: offered.sorted())
       }
@@ -794,8 +801,7 @@ package struct Harness: Sendable {
 
   /// The values the step carries (the model's `delivery:` and `carries:`) against what
   /// the server sent.
-  func compareDetails(_ id: String, _ step: AuthSignInStep, _ sent: SentValues) -> Disagreement? {
-    guard let i = stepByID[id] else { return nil }
+  func compareDetails(_ i: Int, _ step: AuthSignInStep, _ sent: SentValues) -> Disagreement? {
     let facts = detailFacts[i]
     if facts.deliveryDetails {
       let details: AuthCodeDeliveryDetails?

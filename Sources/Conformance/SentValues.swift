@@ -17,11 +17,6 @@ package struct SentValues: Sendable {
     sessions = state.issuedSessions
   }
 
-  /// Every secret of the session by kind: what the user typed, what the server issued.
-  package var secrets: [(kind: Disagreement.SecretKind, value: String)] {
-    Self.fixedSecrets + sessions.map { (.session, $0) }
-  }
-
   /// The secrets of every session: what the harness types and what the pool always issues.
   static let fixedSecrets: [(kind: Disagreement.SecretKind, value: String)] = [
     (.password, SimulatedUserPool.password), (.password, Harness.wrongPassword), (.password, Harness.newPassword),

@@ -39,11 +39,11 @@ package struct ConfigurationGenerator: Sendable {
   /// The biases as (position, value) pairs of the model's variables.
   let biases: [[(position: Int, value: Int)]]
   let variableCount: Int
-  /// Per position: the variable's name, its domain, and each value's text from the lowest on
-  /// (rendered once, for `dictionary`).
-  let names: [String]
-  /// Each variable's name and position: `dictionary` maps its values (no key hashed again).
+  /// Each variable's position by name: `dictionary` maps it to the value's text (no key is
+  /// hashed again).
   let positionByName: [String: Int]
+  /// Per position: the variable's domain, and each value's text from the lowest on (rendered
+  /// once, for `dictionary`).
   let domainOf: [Domain]
   let lowest: [Int]
   let texts: [[String]]
@@ -60,7 +60,6 @@ package struct ConfigurationGenerator: Sendable {
     let order = Array(model.configurationIndices)
     self.order = order
     variableCount = model.variables.count
-    names = order.map { model.variables[$0].name }
     positionByName = Dictionary(order.enumerated().map { (model.variables[$1].name, $0) }) { _, last in last }
     domainOf = order.map { model.variables[$0].domain }
     lowest = order.map { model.variables[$0].domain.values.min() ?? 0 }

@@ -42,7 +42,7 @@ public struct CheckStatistics: Sendable, Equatable {
   /// them; 0 is the model's own search.
   public var selfCompositions = 0
 
-  /// These figures and `other`'s together.
+  /// These figures and `other`'s together (`selfCompositions` apart: its caller counts them).
   mutating func add(_ other: CheckStatistics) {
     configurationClasses += other.configurationClasses
     configurations += other.configurations

@@ -64,7 +64,8 @@ public struct ExplicitChecker: Sendable {
         let (result, product, incomplete) = checkIndistinguishable(invariant)
         results[invariant] = result
         if report.incomplete == nil, let incomplete { report.incomplete = incomplete }
-        if rest.isEmpty {
+        // A property that compares nothing returns without a search: nothing to count.
+        if rest.isEmpty && product != CheckStatistics() {
           statistics.add(product)
           statistics.selfCompositions += 1
         }

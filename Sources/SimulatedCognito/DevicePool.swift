@@ -218,19 +218,19 @@ extension SimulatedUserPool {
       attributes.append(.object(["Name": .string("phone_number"), "Value": .string(Self.phoneNumber)]))
       attributes.append(.object(["Name": .string("phone_number_verified"), "Value": .string("true")]))
     }
-    var settings: [String] = []
-    if config["user.smsEnabled"] == "true" && config["user.phone"] == "true" { settings.append("SMS_MFA") }
+    var mfaSettings: [String] = []
+    if config["user.smsEnabled"] == "true" && config["user.phone"] == "true" { mfaSettings.append("SMS_MFA") }
     if config["user.totpEnabled"] == "true" && config["user.totpRegistered"] == "true" {
-      settings.append("SOFTWARE_TOKEN_MFA")
+      mfaSettings.append("SOFTWARE_TOKEN_MFA")
     }
-    if config["user.emailEnabled"] == "true" && config["user.email"] == "true" { settings.append("EMAIL_OTP") }
+    if config["user.emailEnabled"] == "true" && config["user.email"] == "true" { mfaSettings.append("EMAIL_OTP") }
     var body: JSONObject = [
       "Username": .string(username), "UserAttributes": .array(attributes),
-      "UserMFASettingList": .array(settings.map { .string($0) }),
+      "UserMFASettingList": .array(mfaSettings.map { .string($0) }),
     ]
     let preferred = ["sms": "SMS_MFA", "totp": "SOFTWARE_TOKEN_MFA", "email": "EMAIL_OTP"][
       config["user.preferred"] ?? ""]
-    if let preferred, settings.contains(preferred) { body["PreferredMfaSetting"] = .string(preferred) }
+    if let preferred, mfaSettings.contains(preferred) { body["PreferredMfaSetting"] = .string(preferred) }
     return body
   }
 

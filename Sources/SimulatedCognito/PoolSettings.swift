@@ -1,6 +1,6 @@
 /// The pool's configuration as its rules read it: each variable the rules ask for, read from
-/// the configuration's texts once (again whenever a persistent pool changes one), so that
-/// answering a request looks nothing up by name.
+/// the configuration's texts once (again whenever the pool changes one: a completed TOTP or
+/// email setup), so that answering a request looks nothing up by name.
 struct PoolSettings {
   /// `pool.mfa`: "off", "optional", "required", or "" where the model has no such variable.
   var mfa: String
