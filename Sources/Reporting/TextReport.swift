@@ -66,7 +66,8 @@ public enum TextReport {
     if let proof {
       lines.append(
         "  Z3 (\(proof.results.first.map { $0.method.hasPrefix("Spacer") ? "Spacer" : "backward fixpoint" } ?? "-")): "
-          + "\(proof.results.count) invariants in \(String(format: "%.2f", proof.seconds)) s")
+          + "\(proof.results.count) check\(proof.results.count == 1 ? "" : "s") in \(String(format: "%.2f", proof.seconds)) s"
+      )
     }
     for result in report.results {
       let name = result.invariant.rawValue.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
