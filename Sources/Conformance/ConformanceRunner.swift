@@ -150,8 +150,7 @@ package struct ConformanceRunner: Sendable {
       report.callsChecked += 1
       if response == ResponseName.selectPASSWORD_SRP.rawValue { srp = true }
       guard let record = try? await harness.perform(Harness.Call(response: response), on: &run) else { return nil }
-      report.covered.insert(
-        "\(record.stepBefore) / \(response) -> \(Harness.transitionOutcome(record.modelOutcome))")
+      report.covered.insert(harness.transitionText(of: record))
       if let disagreement = record.disagreement {
         return ConformanceMismatch(
           configuration: model.configurationIndices.map {

@@ -9,7 +9,4 @@ package struct Expectation: Sendable {
   package let offered: [String]
   /// nil: the step's values and secrets are not compared.
   package let sent: SentValues?
-  /// The model's index of the step `outcome` names, where the caller knows it (the oracle's
-  /// step after the call); nil: looked up by the step's id.
-  package var stepIndex: Int? = nil
 }

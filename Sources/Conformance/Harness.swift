@@ -26,9 +26,8 @@ package struct Harness: Sendable {
   package var model: SignInModel { system.model }
   /// The client's decisions: `.reference`, or a deliberately broken client's.
   package let hooks: ClientHooks
-  /// Each step's index by model id, each step's id and each step's Swift name (built once per model).
+  /// Each step's index by model id, and each step's Swift name (built once per model).
   let stepByID: [String: Int]
-  let stepIDs: [String]
   let swiftNames: [String]
   /// For each of `coverageVariables` the model has: its index and each value's text.
   let coverageTexts: [(index: Int, lowest: Int, texts: [String])?]
@@ -77,7 +76,6 @@ package struct Harness: Sendable {
     var stepByID: [String: Int] = [:]
     for (i, step) in system.model.steps.enumerated() where stepByID[step.id] == nil { stepByID[step.id] = i }
     self.stepByID = stepByID
-    stepIDs = system.model.steps.map(\.id)
     coverageTexts = Self.coverageNames(profile).map { name in
       system.configurationIndex[name].map { i in
         let domain = system.model.variables[i].domain
@@ -127,7 +125,7 @@ package struct Harness: Sendable {
       case .error: outcome = "error"
       default: outcome = "restart"
       }
-      return "\(model.steps[branch.step].id) / \(model.responses[branch.response].name) -> \(outcome)"
+      return Self.transitionText(model.steps[branch.step].id, model.responses[branch.response].name, outcome)
     }
   }
 
@@ -583,7 +581,7 @@ package struct Harness: Sendable {
     }
     let expectation = Expectation(
       outcome: modelOutcome, exception: expectedException, offered: run.oracle.offered,
-      sent: SentValues(state), stepIndex: run.oracle.step)
+      sent: SentValues(state))
     let unsupported = profile.firstUnsupported(state.issuedChallenges)
     var record = Record(
       function: function + (step.kind == .entry ? "signIn" : "confirmSignIn"), call: call, stepBefore: step.id,
@@ -635,6 +633,18 @@ package struct Harness: Sendable {
   package var allTransitions: [String] {
     var seen = Set<String>()
     return transitionTexts.filter { seen.insert($0).inserted }
+  }
+
+  /// A transition as `allTransitions` names it: "step / response -> outcome".
+  static func transitionText(_ step: String, _ response: String, _ outcome: String) -> String {
+    "\(step) / \(response) -> \(outcome)"
+  }
+
+  /// The transition `record` took, as `allTransitions` names it: its branch's text, or for a
+  /// call that met no step (no branch) the one its record gives.
+  package func transitionText(of record: Record) -> String {
+    record.branch.map { transitionTexts[$0] }
+      ?? Self.transitionText(record.stepBefore, record.call.response, Self.transitionOutcome(record.modelOutcome))
   }
 
   /// An outcome as `allTransitions` names it.
@@ -743,11 +753,9 @@ package struct Harness: Sendable {
   /// otherwise the first difference: the outcome, the step's values, `isSignedIn`, the
   /// error's type, then secrets.
   package func compare(_ expected: Expectation, _ observation: Observation) -> Disagreement? {
-    // The index of the step the model expects: the caller's when it names that step, else by id.
+    // The step the model expects, looked up once.
     var index: Int? = nil
-    if case .step(let id) = expected.outcome {
-      index = expected.stepIndex.flatMap { $0 < stepIDs.count && stepIDs[$0] == id ? $0 : nil } ?? stepByID[id]
-    }
+    if case .step(let id) = expected.outcome { index = stepByID[id] }
     if let d = compareOutcome(expected.outcome, observation.outcome, offered: expected.offered, stepIndex: index) {
       return d
     }

@@ -293,9 +293,7 @@ package struct CaseExecutor: Sendable {
         return execution
       }
       execution.branches.append(record.branch ?? -1)
-      execution.transitions.append(
-        record.branch.map { harness.transitionTexts[$0] }
-          ?? "\(record.stepBefore) / \(call.response) -> \(Self.transitionOutcome(record.modelOutcome))")
+      execution.transitions.append(harness.transitionText(of: record))
       execution.calls.append(
         ObservedCall(
           call: record.function, response: call.label, stepBefore: record.stepBefore, expected: record.expected,

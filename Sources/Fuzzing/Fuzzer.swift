@@ -378,7 +378,7 @@ package struct Fuzzer: Sendable {
       default: break
       }
       if name == .setupError {
-        let carried = executor.model.responses.first { $0.name == response }?.errors ?? []
+        let carried = executor.model.responses[chosen.response].errors
         if !carried.isEmpty { call.error = carried[Int(rng.next() % UInt64(carried.count))].exception }
       }
       calls.append(call)

@@ -99,9 +99,7 @@ public struct TransitionSystem: Sendable {
     /// The valuation after the branch: every effect evaluated over `valuation` (the pre-state).
     public func apply(to valuation: [Int]) throws(UnassignedVariable) -> [Int] {
       var next = valuation
-      for k in compiledEffects.indices {
-        next[compiledEffects[k].variable] = try compiledEffects[k].value.evaluate(valuation)
-      }
+      try apply(inPlace: &next)
       return next
     }
 

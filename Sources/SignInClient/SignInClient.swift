@@ -771,10 +771,8 @@ public actor SignInClient {
 
   /// Parses MFAS_CAN_CHOOSE / MFAS_CAN_SETUP (a JSON list in a string); unknown values are dropped.
   static func mfaTypes(_ text: String?) -> Set<MFAType> {
-    guard let text else { return [] }
-    if let names = plainNameList(text) { return Set(names.compactMap { MFAType(rawValue: $0) }) }
-    guard let data = text.data(using: .utf8),
-      let names = try? JSONDecoder().decode([String].self, from: data)
+    guard let text,
+      let names = plainNameList(text) ?? (try? JSONDecoder().decode([String].self, from: Data(text.utf8)))
     else { return [] }
     return Set(names.compactMap { MFAType(rawValue: $0) })
   }
@@ -810,18 +808,11 @@ public actor SignInClient {
     // must not leave the rest of the longer one showing, whatever the set's order.
     let ordered = redactionOrder ?? secrets.sorted { ($0.utf8.count, $1) > ($1.utf8.count, $0) }
     redactionOrder = ordered
-    // Byte by byte for printable ASCII text and ASCII secrets (the same result); Foundation
-    // otherwise. "[redacted]" is printable ASCII, so a byte-wise replacement keeps the text so.
-    var printable = UTF8Search.isPrintableASCII(result)
     for secret in ordered where secret.count >= 3 {
-      if printable && UTF8Search.isASCII(secret) {
-        if UTF8Search.contains(result, secret) {
-          result = UTF8Search.replacing(secret, with: "[redacted]", in: result) ?? result
-        }
-      } else {
-        result = result.replacingOccurrences(of: secret, with: "[redacted]")
-        printable = UTF8Search.isPrintableASCII(result)
-      }
+      // Byte by byte for printable ASCII text and ASCII secrets (the same result); Foundation otherwise.
+      result =
+        UTF8Search.replacing(secret, with: "[redacted]", in: result)
+        ?? result.replacingOccurrences(of: secret, with: "[redacted]")
     }
     return result
   }

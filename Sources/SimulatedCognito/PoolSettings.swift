@@ -4,7 +4,6 @@
 struct PoolSettings {
   /// `pool.mfa`: "off", "optional", "required", or "" where the model has no such variable.
   var mfa: String
-  var required: Bool
   var poolSms: Bool
   var poolTotp: Bool
   var poolEmail: Bool
@@ -13,8 +12,6 @@ struct PoolSettings {
   var smsActive: Bool
   var totpActive: Bool
   var emailActive: Bool
-  var userPhone: Bool
-  var userEmail: Bool
   /// `user.preferred`: "sms", "totp", "email" or "".
   var preferred: String
   /// `user.exists` is not "false".
@@ -36,12 +33,12 @@ struct PoolSettings {
   init(_ config: [String: String]) {
     func flag(_ name: String) -> Bool { config[name] == "true" }
     mfa = config["pool.mfa"] ?? ""
-    required = mfa == "required"
+    let required = mfa == "required"
     poolSms = flag("pool.sms")
     poolTotp = flag("pool.totp")
     poolEmail = flag("pool.email")
-    userPhone = flag("user.phone")
-    userEmail = flag("user.email")
+    let userPhone = flag("user.phone")
+    let userEmail = flag("user.email")
     smsActive = poolSms && userPhone && (flag("user.smsEnabled") || required)
     totpActive = poolTotp && flag("user.totpRegistered") && (flag("user.totpEnabled") || required)
     emailActive = poolEmail && userEmail && (flag("user.emailEnabled") || required)
