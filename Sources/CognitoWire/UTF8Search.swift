@@ -13,14 +13,14 @@ public enum UTF8Search {
     return text.withUTF8 { t in
       needle.withUTF8 { n in
         guard let first = n.first else { return true }
-        guard n.count <= t.count, let base = t.baseAddress else { return false }
+        guard n.count <= t.count, let base = t.baseAddress, let needleBase = n.baseAddress else { return false }
         // memchr for each candidate first byte, then a comparison of the rest.
         var start = 0
         let last = t.count - n.count
         while start <= last {
           guard let hit = memchr(base + start, Int32(first), last - start + 1) else { return false }
           let i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-          if n.count == 1 || memcmp(base + i + 1, n.baseAddress! + 1, n.count - 1) == 0 { return true }
+          if n.count == 1 || memcmp(base + i + 1, needleBase + 1, n.count - 1) == 0 { return true }
           start = i + 1
         }
         return false
@@ -51,7 +51,9 @@ public enum UTF8Search {
     return text.withUTF8 { t in
       needle.withUTF8 { n in
         replacement.withUTF8 { r in
-          guard let base = t.baseAddress, n.count <= t.count else { return String(decoding: t, as: UTF8.self) }
+          guard let base = t.baseAddress, let needleBase = n.baseAddress, n.count <= t.count else {
+            return String(decoding: t, as: UTF8.self)
+          }
           var result: [UInt8] = []
           // Each occurrence found with memchr and memcmp, as `contains` finds it; the bytes
           // between occurrences copied in one piece.
@@ -61,7 +63,7 @@ public enum UTF8Search {
           while start <= last {
             guard let hit = memchr(base + start, Int32(n[0]), last - start + 1) else { break }
             let i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            guard n.count == 1 || memcmp(base + i + 1, n.baseAddress! + 1, n.count - 1) == 0 else {
+            guard n.count == 1 || memcmp(base + i + 1, needleBase + 1, n.count - 1) == 0 else {
               start = i + 1
               continue
             }
