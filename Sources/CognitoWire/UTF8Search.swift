@@ -9,22 +9,25 @@ public enum UTF8Search {
   /// Whether the bytes of `needle` occur in the bytes of `text` (an empty needle always does).
   public static func contains(_ text: String, _ needle: String) -> Bool {
     var text = text
+    return text.withUTF8 { contains($0, needle) }
+  }
+
+  /// `contains(_:_:)` in bytes a caller holds (one text searched for several needles).
+  public static func contains(_ t: UnsafeBufferPointer<UInt8>, _ needle: String) -> Bool {
     var needle = needle
-    return text.withUTF8 { t in
-      needle.withUTF8 { n in
-        guard let first = n.first else { return true }
-        guard n.count <= t.count, let base = t.baseAddress, let needleBase = n.baseAddress else { return false }
-        // memchr for each candidate first byte, then a comparison of the rest.
-        var start = 0
-        let last = t.count - n.count
-        while start <= last {
-          guard let hit = memchr(base + start, Int32(first), last - start + 1) else { return false }
-          let i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-          if n.count == 1 || memcmp(base + i + 1, needleBase + 1, n.count - 1) == 0 { return true }
-          start = i + 1
-        }
-        return false
+    return needle.withUTF8 { n in
+      guard let first = n.first else { return true }
+      guard n.count <= t.count, let base = t.baseAddress, let needleBase = n.baseAddress else { return false }
+      // memchr for each candidate first byte, then a comparison of the rest.
+      var start = 0
+      let last = t.count - n.count
+      while start <= last {
+        guard let hit = memchr(base + start, Int32(first), last - start + 1) else { return false }
+        let i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        if n.count == 1 || memcmp(base + i + 1, needleBase + 1, n.count - 1) == 0 { return true }
+        start = i + 1
       }
+      return false
     }
   }
 
@@ -44,16 +47,22 @@ public enum UTF8Search {
   /// `replacement`, byte by byte: what Foundation's `replacingOccurrences(of:with:)` gives
   /// when `text` is printable ASCII and `needle` is ASCII. nil when they are not.
   public static func replacing(_ needle: String, with replacement: String, in text: String) -> String? {
-    guard !needle.isEmpty, isPrintableASCII(text), isASCII(needle) else { return nil }
+    guard isPrintableASCII(text) else { return nil }
+    return replacing(needle, with: replacement, inPrintableASCII: text)
+  }
+
+  /// `replacing(_:with:in:)` for a `text` known to be printable ASCII (so a caller replacing
+  /// several needles in turn with a printable ASCII replacement reads the text's bytes once for
+  /// that). nil when `needle` is empty or not ASCII; `text` itself when it does not occur.
+  public static func replacing(_ needle: String, with replacement: String, inPrintableASCII text: String) -> String? {
+    guard !needle.isEmpty, isASCII(needle) else { return nil }
     var text = text
     var needle = needle
     var replacement = replacement
-    return text.withUTF8 { t in
+    let replaced: [UInt8]? = text.withUTF8 { t in
       needle.withUTF8 { n in
         replacement.withUTF8 { r in
-          guard let base = t.baseAddress, let needleBase = n.baseAddress, n.count <= t.count else {
-            return String(decoding: t, as: UTF8.self)
-          }
+          guard let base = t.baseAddress, let needleBase = n.baseAddress, n.count <= t.count else { return nil }
           var result: [UInt8] = []
           // Each occurrence found with memchr and memcmp, as `contains` finds it; the bytes
           // between occurrences copied in one piece.
@@ -73,11 +82,12 @@ public enum UTF8Search {
             copied = i + n.count
             start = copied
           }
-          if copied == 0 { return String(decoding: t, as: UTF8.self) }
+          if copied == 0 { return nil }
           result.append(contentsOf: UnsafeBufferPointer(rebasing: t[copied...]))
-          return String(decoding: result, as: UTF8.self)
+          return result
         }
       }
     }
+    return replaced.map { String(decoding: $0, as: UTF8.self) } ?? text
   }
 }

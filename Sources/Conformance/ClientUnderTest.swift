@@ -34,23 +34,11 @@ package struct InProcessClient: ClientUnderTest {
   package func signIn(username: String, password: String?, options: SignInOptions) async throws(ClientFailure)
     -> Observation
   {
-    do {
-      let result = try await client.signIn(username: username, password: password, options: options)
-      return Observation(
-        .returned(result.nextStep), isSignedIn: await client.isSignedIn, resultSignedIn: result.isSignedIn)
-    } catch {
-      return await threw(error)
-    }
+    Self.observation(await client.observedSignIn(username: username, password: password, options: options))
   }
 
   package func confirmSignIn(_ answer: String) async throws(ClientFailure) -> Observation {
-    do {
-      let result = try await client.confirmSignIn(challengeResponse: answer)
-      return Observation(
-        .returned(result.nextStep), isSignedIn: await client.isSignedIn, resultSignedIn: result.isSignedIn)
-    } catch {
-      return await threw(error)
-    }
+    Self.observation(await client.observedConfirmSignIn(challengeResponse: answer))
   }
 
   package func signOut() async throws(ClientFailure) -> Bool {
@@ -60,9 +48,16 @@ package struct InProcessClient: ClientUnderTest {
 
   package func isSignedIn() async throws(ClientFailure) -> Bool { await client.isSignedIn }
 
-  private func threw(_ error: AuthError) async -> Observation {
-    let now = await client.snapshot
-    return Observation(.threw(error, now: now.currentStep), isSignedIn: now.isSignedIn)
+  /// What the user sees of a call: the step it returned, or the error it threw and the step the
+  /// client is on now; `isSignedIn` read once the call returned.
+  private static func observation(_ observed: SignInClient.Observed) -> Observation {
+    switch observed.result {
+    case .success(let result):
+      return Observation(
+        .returned(result.nextStep), isSignedIn: observed.isSignedIn, resultSignedIn: result.isSignedIn)
+    case .failure(let error):
+      return Observation(.threw(error, now: observed.currentStep), isSignedIn: observed.isSignedIn)
+    }
   }
 }
 

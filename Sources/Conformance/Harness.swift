@@ -187,8 +187,22 @@ package struct Harness: Sendable {
     package let fresh: ModelSimulator
     package let pool: any PoolControl
     package let client: any ClientUnderTest
+    /// The auth flow every `signIn` of the run asks for (`flow(configuration)`, read once).
+    let authFlow: AuthFlowType
     /// Whether the model's flow is over (a restart or a terminal step).
     package var flowEnded: Bool { oracle.flowEnded }
+
+    init(
+      configuration: [String: String], oracle: ModelSimulator, fresh: ModelSimulator, pool: any PoolControl,
+      client: any ClientUnderTest
+    ) {
+      self.configuration = configuration
+      self.oracle = oracle
+      self.fresh = fresh
+      self.pool = pool
+      self.client = client
+      authFlow = Harness.flow(configuration)
+    }
   }
 
   /// What one call did.
@@ -563,7 +577,7 @@ package struct Harness: Sendable {
         let password = response == .wrongPassword ? text : SimulatedUserPool.password
         observation = try await run.client.signIn(
           username: SimulatedUserPool.username, password: password,
-          options: SignInOptions(authFlow: flow(run.configuration)))
+          options: SignInOptions(authFlow: run.authFlow))
       } else {
         observation = try await run.client.confirmSignIn(text)
       }
@@ -719,7 +733,7 @@ package struct Harness: Sendable {
 
   /// The auth flow the client asks for under `configuration` (USER_PASSWORD_AUTH for a model
   /// without `pool.authFlow`).
-  package func flow(_ configuration: [String: String]) -> AuthFlowType {
+  package static func flow(_ configuration: [String: String]) -> AuthFlowType {
     switch configuration["pool.authFlow"] {
     case "userSRP": return .userSRP
     case "customWithSRP": return .customWithSRP

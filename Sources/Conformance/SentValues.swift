@@ -24,32 +24,35 @@ package struct SentValues: Sendable {
     (.totpSecret, SimulatedUserPool.secretCode), (.token, SimulatedUserPool.accessToken),
   ]
 
-  /// The kind of the first secret `text` contains. Whether `text` is ASCII is read once; then
-  /// each ASCII secret whose bytes do not occur is ruled out on the bytes (no character sequence
-  /// can then occur either), and the rest are answered by `contains`.
+  /// The kind of the first secret `text` contains. The text's bytes are read once, and whether
+  /// they are ASCII; then each ASCII secret whose bytes do not occur is ruled out on the bytes
+  /// (no character sequence can then occur either), and the rest are answered by `contains`.
   package func secret(in text: String) -> Disagreement.SecretKind? {
-    let ascii = UTF8Search.isASCII(text)
-    for (k, secret) in Self.fixedSecrets.enumerated()
-    where Self.contains(text, secret.value, textIsASCII: ascii, secretIsASCII: Self.fixedSecretIsASCII[k]) {
-      return secret.kind
+    var bytes = text
+    return bytes.withUTF8 { t in
+      let ascii = t.allSatisfy { $0 < 0x80 }
+      for (k, secret) in Self.fixedSecrets.enumerated()
+      where Self.contains(text, t, secret.value, textIsASCII: ascii, secretIsASCII: Self.fixedSecretIsASCII[k]) {
+        return secret.kind
+      }
+      for session in sessions where Self.contains(text, t, session, textIsASCII: ascii) { return .session }
+      return nil
     }
-    for session in sessions where Self.contains(text, session, textIsASCII: ascii) { return .session }
-    return nil
   }
 
   /// Whether each of `fixedSecrets` is ASCII.
   static let fixedSecretIsASCII = fixedSecrets.map { UTF8Search.isASCII($0.value) }
 
-  /// `text.contains(secret)`, answered from the UTF-8 bytes when both are ASCII (`textIsASCII`
-  /// says whether `text` is) and the bytes do not occur (then no character sequence can);
-  /// otherwise by `contains`.
+  /// `text.contains(secret)`, answered from `bytes` (the text's UTF-8) when both are ASCII
+  /// (`textIsASCII` says whether `text` is) and the bytes do not occur (then no character
+  /// sequence can); otherwise by `contains`.
   static func contains(
-    _ text: String, _ secret: String, textIsASCII: Bool, secretIsASCII: Bool? = nil
+    _ text: String, _ bytes: UnsafeBufferPointer<UInt8>, _ secret: String, textIsASCII: Bool,
+    secretIsASCII: Bool? = nil
   ) -> Bool {
-    if textIsASCII, secretIsASCII ?? UTF8Search.isASCII(secret), !UTF8Search.contains(text, secret) {
+    if textIsASCII, secretIsASCII ?? UTF8Search.isASCII(secret), !UTF8Search.contains(bytes, secret) {
       return false
     }
     return text.contains(secret)
   }
-
 }

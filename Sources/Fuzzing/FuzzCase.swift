@@ -241,8 +241,11 @@ package struct CaseExecutor: Sendable {
   }
 
   /// Runs `fuzzCase`. `values`, when given, are its configuration's values by variable index
-  /// (as the generator drew them), so the oracle starts without reading names.
-  package func execute(_ fuzzCase: FuzzCase, values: [Int]? = nil) async -> Execution {
+  /// (as the generator drew them), so the oracle starts without reading names. Without
+  /// `recordsStates`, `Execution.states` stays empty (the fuzzer's run over many cases reads
+  /// only the verdict and the coverage; a failing case is run again, with its states, when
+  /// it is shrunk and saved).
+  package func execute(_ fuzzCase: FuzzCase, values: [Int]? = nil, recordsStates: Bool = true) async -> Execution {
     var execution = Execution()
     let opened: Harness.Run?
     do { opened = try await harness.open(fuzzCase.configuration, values: values) } catch {
@@ -253,7 +256,7 @@ package struct CaseExecutor: Sendable {
       execution.valid = false
       return execution
     }
-    execution.states.append((run.oracle.valuation, run.oracle.stepID))
+    if recordsStates { execution.states.append((run.oracle.valuation, run.oracle.stepID)) }
     for call in fuzzCase.calls {
       let step =
         run.flowEnded || call.function == .signIn ? (call.function == .confirmSignIn ? nil : 0) : run.oracle.step
@@ -298,7 +301,7 @@ package struct CaseExecutor: Sendable {
         ObservedCall(
           call: record.function, response: call.label, stepBefore: record.stepBefore, expected: record.expected,
           exception: record.expectedException, observation: record.observation))
-      execution.states.append((run.oracle.valuation, run.oracle.stepID))
+      if recordsStates { execution.states.append((run.oracle.valuation, run.oracle.stepID)) }
       if let unsupported = record.unsupported {
         execution.unsupported = unsupported
         return execution

@@ -404,7 +404,7 @@ package struct Fuzzer: Sendable {
         guard startsWithSRP, srpRuns < Self.srpShrinkBudget else { return false }
         srpRuns += 1
       }
-      let e = await executor.execute(c)
+      let e = await executor.execute(c, recordsStates: false)
       return e.valid && e.failed && e.disagreement?.field == first.disagreement?.field
         && e.disagreement?.property == first.disagreement?.property
     }
@@ -513,7 +513,7 @@ package struct Fuzzer: Sendable {
         break
       }
       let started = DispatchTime.now()
-      let execution = await executor.execute(fuzzCase, values: values)
+      let execution = await executor.execute(fuzzCase, values: values, recordsStates: false)
       let took = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
       if fuzzCase.usesSRP {
         summary.srpCases += 1

@@ -115,8 +115,30 @@ public actor SignInClient {
     return hooks.reportsSignedIn(reference, currentStep)
   }
 
-  /// `isSignedIn` and `currentStep` read together (one hop onto the actor instead of two).
-  package var snapshot: (isSignedIn: Bool, currentStep: AuthSignInStep?) { (isSignedIn, currentStep) }
+  /// What a caller sees of one call: its result or error, then `isSignedIn` and `currentStep` as
+  /// they are once the call returned (read on the actor at once, as a caller awaiting the call
+  /// and then reading them would find them with nothing else calling in between).
+  package typealias Observed = (
+    result: Result<AuthSignInResult, AuthError>, isSignedIn: Bool, currentStep: AuthSignInStep?
+  )
+
+  /// `signIn`, and what the user sees once it returned: one hop onto the actor for the call and the reads.
+  package func observedSignIn(username: String, password: String?, options: SignInOptions) async -> Observed {
+    let result: Result<AuthSignInResult, AuthError>
+    do { result = .success(try await signIn(username: username, password: password, options: options)) } catch {
+      result = .failure(error)
+    }
+    return (result, isSignedIn, currentStep)
+  }
+
+  /// `confirmSignIn`, and what the user sees once it returned: one hop onto the actor for the call and the reads.
+  package func observedConfirmSignIn(challengeResponse: String) async -> Observed {
+    let result: Result<AuthSignInResult, AuthError>
+    do { result = .success(try await confirmSignIn(challengeResponse: challengeResponse)) } catch {
+      result = .failure(error)
+    }
+    return (result, isSignedIn, currentStep)
+  }
   /// Retryable failures on a challenge in this flow (read only by `ClientHooks.endsFlowAfterFailures`).
   private var failuresInFlow = 0
   /// The last session kept, in this flow or an earlier one (read only by `ClientHooks.keptSession`).
@@ -808,11 +830,17 @@ public actor SignInClient {
     // must not leave the rest of the longer one showing, whatever the set's order.
     let ordered = redactionOrder ?? secrets.sorted { ($0.utf8.count, $1) > ($1.utf8.count, $0) }
     redactionOrder = ordered
+    // Byte by byte for printable ASCII text and ASCII secrets (the same result); Foundation
+    // otherwise. A byte-by-byte replacement keeps the text printable ASCII, so the text's bytes
+    // are checked again only after Foundation replaced.
+    var printable = UTF8Search.isPrintableASCII(result)
     for secret in ordered where secret.count >= 3 {
-      // Byte by byte for printable ASCII text and ASCII secrets (the same result); Foundation otherwise.
-      result =
-        UTF8Search.replacing(secret, with: "[redacted]", in: result)
-        ?? result.replacingOccurrences(of: secret, with: "[redacted]")
+      if printable, let replaced = UTF8Search.replacing(secret, with: "[redacted]", inPrintableASCII: result) {
+        result = replaced
+      } else {
+        result = result.replacingOccurrences(of: secret, with: "[redacted]")
+        printable = UTF8Search.isPrintableASCII(result)
+      }
     }
     return result
   }
