@@ -205,7 +205,8 @@ package struct Execution: Sendable {
   /// the call met no step).
   package var branches: [Int] = []
   /// The model's state before the first call and after each call: the valuation of every
-  /// variable (configuration, then flow) and the step id, nil once the flow ended.
+  /// variable (configuration, then flow) and the step id, nil once the flow ended. Empty when
+  /// the case ran without `recordsStates` (`CaseExecutor.execute`).
   package var states: [(valuation: [Int], step: String?)] = []
   /// Why the case was not judged from this call on: the pool asked for a challenge the client
   /// under test does not support (its calls so far are in `calls`, the last one not judged).
