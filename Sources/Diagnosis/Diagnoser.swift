@@ -281,9 +281,7 @@ package struct Diagnoser: Sendable {
   }
 
   /// True unless a constraint is already false under the partial assignment.
-  func mayHold(_ valuation: [Int]) -> Bool {
-    model.constraints.allSatisfy { $0.expr.evaluatePartially(valuation) != 0 }
-  }
+  func mayHold(_ valuation: [Int]) -> Bool { counter.mayHold(valuation) }
 
   /// The configurations the surviving states stand for: their classes made disjoint (every
   /// class assigned on every variable any of them assigns), each counted with the constraints.
@@ -319,8 +317,9 @@ package struct Diagnoser: Sendable {
     }
     var total = 0.0
     var valueSets: [Int: Set<Int>] = [:]
+    var cache = ConstraintCache()
     for config in classes {
-      let count = counter.coveredConfigurations(config)
+      let count = counter.coveredConfigurations(config, cache: &cache)
       guard count > 0 else { continue }
       total += count
       for i in configuration {
@@ -331,7 +330,7 @@ package struct Diagnoser: Sendable {
           for value in model.variables[i].domain.values where !(valueSets[i]?.contains(value) ?? false) {
             var fixed = config
             fixed[i] = value
-            if counter.coveredConfigurations(fixed) > 0 { valueSets[i, default: []].insert(value) }
+            if counter.coveredConfigurations(fixed, cache: &cache) > 0 { valueSets[i, default: []].insert(value) }
           }
         }
       }

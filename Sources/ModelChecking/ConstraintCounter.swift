@@ -191,21 +191,27 @@ public struct ConstraintCounter: Sendable {
   }
 
   /// Every assignment of `vars`, pruned by three-valued evaluation; the first of each kind kept.
+  /// `e` is evaluated in its compiled form (`PartialExpr`: the same values as
+  /// `Expr.evaluatePartially`, without walking the tree at every node of the enumeration).
   func enumerate(_ e: Expr, _ vars: [Int], _ config: [Int]) -> Count {
+    let compiled = PartialExpr(e)
+    // The assignments of `vars[k...]`, for each k, multiplied in the order `total` multiplies.
+    let rest = (0...vars.count).map { k in total(Array(vars[k...])) }
     var candidate = config
     var result = Count(sat: 0, unsat: 0, satWitness: nil, unsatWitness: nil)
+    func example(_ k: Int) -> [Int: Int] {
+      var filled = candidate
+      for v in vars[k...] { filled[v] = firstValue(v) }
+      return Dictionary(uniqueKeysWithValues: vars.map { ($0, filled[$0]) })
+    }
     func visit(_ k: Int) {
-      if let decided = e.evaluatePartially(candidate) {
-        let rest = total(Array(vars[k...]))
-        var filled = candidate
-        for v in vars[k...] { filled[v] = firstValue(v) }
-        let example = Dictionary(uniqueKeysWithValues: vars.map { ($0, filled[$0]) })
+      if let decided = compiled.evaluate(candidate) {
         if decided != 0 {
-          result.sat += rest
-          if result.satWitness == nil { result.satWitness = example }
+          result.sat += rest[k]
+          if result.satWitness == nil { result.satWitness = example(k) }
         } else {
-          result.unsat += rest
-          if result.unsatWitness == nil { result.unsatWitness = example }
+          result.unsat += rest[k]
+          if result.unsatWitness == nil { result.unsatWitness = example(k) }
         }
         return
       }

@@ -25,6 +25,8 @@ public struct ExplicitChecker: Sendable {
   /// Constraints split into groups that share no variable.
   let constraintGroups: [ConstraintGroup]
   let counter: ConstraintCounter
+  /// The model's constraints compiled for three-valued evaluation (`mayHold`).
+  let constraintCodes: [PartialExpr]
   /// Resource limits; the search stops at the first one passed and says so in the report.
   public var limits = ExplicitLimits.none
   /// Called about once a second after the first second with (classes, states) explored so far.
@@ -41,6 +43,7 @@ public struct ExplicitChecker: Sendable {
     self.jobs = max(1, jobs)
     self.constraintGroups = Self.groups(of: model.constraints.map(\.expr))
     self.counter = ConstraintCounter(model: model)
+    self.constraintCodes = model.constraints.map { PartialExpr($0.expr) }
   }
 
   /// Runs the check; `invariants` limits which verdicts are reported (nil: the built-ins and
@@ -153,8 +156,8 @@ public struct ExplicitChecker: Sendable {
   }
 
   /// True unless some constraint is already false under the partial assignment.
-  func mayHold(_ config: [Int]) -> Bool {
-    model.constraints.allSatisfy { $0.expr.evaluatePartially(config) != 0 }
+  public func mayHold(_ config: [Int]) -> Bool {
+    constraintCodes.allSatisfy { $0.evaluate(config) != 0 }
   }
 
   /// Explores one class; within it, the search stops at `budget`'s states and depth.
@@ -215,14 +218,28 @@ public struct ExplicitChecker: Sendable {
   /// variables; `unassigned` = any) and meet every constraint (`signin-spec diagnose` counts
   /// the configurations that explain a recording with it).
   public func coveredConfigurations(_ config: [Int]) -> Double {
+    var cache = ConstraintCache()
+    return coveredConfigurations(config, cache: &cache)
+  }
+
+  /// `coveredConfigurations(_:)`, with each group's count kept in `cache` by the values of the
+  /// group's variables (a caller counting many configurations that share them counts each once).
+  public func coveredConfigurations(_ config: [Int], cache: inout ConstraintCache) -> Double {
     guard mayHold(config) else { return 0 }
     var covered = 1.0
     var inGroups = Set<Int>()
-    for group in constraintGroups {
+    for (g, group) in constraintGroups.enumerated() {
       inGroups.formUnion(group.variables)
-      let (n, first) = count(group, from: config)
-      guard first != nil else { return 0 }
-      covered *= n
+      let key = [g] + group.variables.map { config[$0] }
+      let entry: (Double, [Int]?)
+      if let cached = cache[key] {
+        entry = cached
+      } else {
+        entry = count(group, from: config)
+        cache[key] = entry
+      }
+      guard entry.1 != nil else { return 0 }
+      covered *= entry.0
     }
     for v in model.configurationIndices where config[v] == unassigned && !inGroups.contains(v) {
       covered *= Double(model.variables[v].domain.count)
@@ -280,7 +297,9 @@ public struct ExplicitChecker: Sendable {
   }
 }
 
-typealias ConstraintCache = [[Int]: (Double, [Int]?)]
+/// Constraint groups' counts by (group, the values of its variables): how many assignments of
+/// its free variables satisfy it, and the first one (nil: none).
+public typealias ConstraintCache = [[Int]: (Double, [Int]?)]
 
 /// Per-worker results, merged at the end. `@unchecked Sendable` is safe: every access to
 /// its mutable state goes through `lock`.
