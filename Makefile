@@ -26,9 +26,11 @@ deps:
 moto:
 	@python3 -c "import moto.server, flask" 2>/dev/null || pip install -q "moto[server]"
 
-## The third-party client test's tools: boto3 (Cognito's Python SDK), pytest, pyotp (RFC 6238).
+## The third-party client test's tools: boto3 (Cognito's Python SDK), pytest and pytest-xdist
+## (the Python tests on PYTEST_JOBS workers), pyotp (RFC 6238).
 python-tools:
 	@python3 -c "import boto3, pytest" 2>/dev/null || pip install -q boto3 pytest
+	@python3 -c "import xdist" 2>/dev/null || pip install -q pytest-xdist
 	@python3 -c "import pyotp" 2>/dev/null || pip install -q pyotp
 	@python3 -c "import pycognito" 2>/dev/null || pip install -q pycognito
 
@@ -125,13 +127,16 @@ test-build: deps
 ## Unit, model, command-line and conformance tests (Swift Testing), after the formatting check
 ## (`make test FORMAT_CHECK=` skips it); then the five slowest suites of the run.
 FORMAT_CHECK ?= format-check
+## Workers for the Python tests (pytest-xdist; each test file stays on one worker, in order, so
+## the files' examples that write under .build/ never race). 0 runs them in the pytest process.
+PYTEST_JOBS ?= 2
 test: deps moto python-tools ci-tools graphviz browser lint-ci $(FORMAT_CHECK) test-build
 	$(SWIFT) test $(BUILD_FLAGS) --skip-build --skip '$(LONG_TESTS)|$(SERVER_TESTS)' \
 	  --event-stream-output-path $(TEST_EVENTS) --event-stream-version 0
 	@python3 scripts/test-times.py $(TEST_EVENTS) --top 5 --suites-only
 	$(SWIFT) test $(BUILD_FLAGS) --skip-build --filter '$(SERVER_TESTS)' \
 	  --event-stream-output-path $(SERVER_TEST_EVENTS) --event-stream-version 0
-	python3 -m pytest -q Tests/python
+	python3 -m pytest -q -n $(PYTEST_JOBS) --dist loadfile Tests/python
 
 ## The long tier: the suites `make test` leaves out (run before resolving an issue they cover;
 ## the example workflow runs it nightly).

@@ -39,6 +39,9 @@ FIGURES = [
     ("diff 2026 -> 2026 + voice MFA", ["diff", "models/2026-all-platforms.yaml", "examples/2026-voice-mfa.yaml"],
      5.0, {0, 1}),
     ("lint 2026", ["lint", "models/2026-all-platforms.yaml"], None, {0}),
+    # A recording whose configurations are counted over many classes (diagnose's slowest fixture).
+    ("diagnose an SRP recording", ["diagnose", "Tests/Fixtures/recordings/wrong-password.pycognito.har"], None,
+     {0, 1}),
 ]
 
 
