@@ -14,12 +14,17 @@ JUNIT ?= .build/verify.junit.xml
 MODELS = $(wildcard models/*.yaml)
 DEBUG_BIN = .build/debug/signin-spec
 
-## Install Debian's Z3 (C API) when pkg-config cannot find it.
+## Install Debian's Z3 (C API) and OpenSSL's libcrypto (SRP's arithmetic) when pkg-config cannot find them.
 deps:
 	@if ! pkg-config --exists z3 2>/dev/null; then \
 	  echo "installing libz3-dev (pkg-config found no z3)"; \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libz3-dev pkg-config) >/dev/null \
 	    || { echo "error: could not install libz3-dev; install it with apt-get" >&2; exit 1; }; \
+	fi
+	@if ! pkg-config --exists libcrypto 2>/dev/null; then \
+	  echo "installing libssl-dev (pkg-config found no libcrypto)"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libssl-dev pkg-config) >/dev/null \
+	    || { echo "error: could not install libssl-dev; install it with apt-get" >&2; exit 1; }; \
 	fi
 
 ## moto's Cognito server, for the tests that talk HTTP to a real Cognito-compatible server.

@@ -36,7 +36,7 @@ package enum SRPMath {
   /// random password (device group key in place of the pool name, device key in place of the
   /// user id).
   package static func verifier(salt: BigUInt, poolName: String, userIdForSRP: String, password: String) -> BigUInt {
-    g.power(privateKey(salt: salt, poolName: poolName, userIdForSRP: userIdForSRP, password: password), modulus: N)
+    modPow(g, privateKey(salt: salt, poolName: poolName, userIdForSRP: userIdForSRP, password: password), N)
   }
 
   /// The scrambling parameter u = H(A | B).

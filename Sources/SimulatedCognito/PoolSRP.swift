@@ -68,7 +68,7 @@ struct SRPExchange: Sendable {
     var B: BigUInt
     repeat {
       b = BigUInt(Data(random.bytes(32))) % N
-      B = (SRPMath.k * record.verifier + SRPMath.g.power(b, modulus: N)) % N
+      B = (SRPMath.k * record.verifier + SRPMath.modPow(SRPMath.g, b, N)) % N
     } while b == 0 || B == 0
     self.A = A
     self.b = b
@@ -82,7 +82,7 @@ struct SRPExchange: Sendable {
     let N = SRPMath.N
     let u = SRPMath.scrambler(A, B)
     guard u != 0 else { return nil }
-    let S = (A * record.verifier.power(u, modulus: N) % N).power(b, modulus: N)
+    let S = SRPMath.modPow(A * SRPMath.modPow(record.verifier, u, N) % N, b, N)
     return SRPMath.claimSignature(
       key: SRPMath.claimKey(S: S, u: u), poolName: poolName, userIdForSRP: record.userIdForSRP,
       secretBlock: SRPMath.secretBlockBytes(secretBlock), timestamp: timestamp)

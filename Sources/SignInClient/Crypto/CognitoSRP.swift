@@ -17,7 +17,7 @@ struct CognitoSRP {
 
   init(random: [UInt8]) {
     smallA = BigUInt(Data(random)) % CognitoSRP.N
-    largeA = CognitoSRP.g.power(smallA, modulus: CognitoSRP.N)
+    largeA = SRPMath.modPow(CognitoSRP.g, smallA, CognitoSRP.N)
   }
 
   /// `A` as Cognito expects it in SRP_A (lower-case hex).
@@ -34,9 +34,9 @@ struct CognitoSRP {
     let u = SRPMath.scrambler(largeA, B)
     guard u != 0 else { return nil }
     let x = SRPMath.privateKey(salt: saltValue, poolName: poolName, userIdForSRP: userIdForSRP, password: password)
-    let kgx = (CognitoSRP.k * CognitoSRP.g.power(x, modulus: N)) % N
+    let kgx = (CognitoSRP.k * SRPMath.modPow(CognitoSRP.g, x, N)) % N
     let base = (B % N + N - kgx) % N
-    let S = base.power(smallA + u * x, modulus: N)
+    let S = SRPMath.modPow(base, smallA + u * x, N)
     return SRPMath.claimSignature(
       key: SRPMath.claimKey(S: S, u: u), poolName: poolName, userIdForSRP: userIdForSRP,
       secretBlock: SRPMath.secretBlockBytes(secretBlock), timestamp: timestamp)
