@@ -248,7 +248,7 @@ package struct Harness: Sendable {
   }
 
   /// Whether a run of `configuration` does SRP's 3072-bit arithmetic at every sign-in (about
-  /// 90 ms per side where the other calls take microseconds): an SRP auth flow (userSRP,
+  /// milliseconds per sign-in where the other calls take microseconds): an SRP auth flow (userSRP,
   /// customWithSRP, USER_AUTH preferring PASSWORD_SRP), or device tracking on (ConfirmDevice's
   /// verifier, a remembered device's DEVICE_SRP_AUTH). USER_AUTH without that preference does
   /// SRP only after `selectPASSWORD_SRP`, which the fuzzer draws in SRP cases alone.

@@ -480,7 +480,7 @@ package struct Fuzzer: Sendable {
 
   /// How many client runs the search over other configurations may make per shrink.
   static let otherConfigurationBudget = 1_500
-  /// How many SRP cases one shrink may run (each costs about 0.2 s per sign-in): a shrunk SRP
+  /// How many SRP cases one shrink may run (each costs about a hundred times a case without SRP): a shrunk SRP
   /// case may stay a call or two longer than the shortest.
   static let srpShrinkBudget = 40
 

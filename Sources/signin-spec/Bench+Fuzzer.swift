@@ -16,7 +16,7 @@ extension Bench {
     "amplify-signin-2026": "a8565ae: 359519 transitions/s, 8655 sessions/s (CPU); 47cb7ad: 328 sessions/s (CPU)",
   ]
 
-  /// SRP cases `fuzzerTable` times per model (about 0.25 s each).
+  /// SRP cases `fuzzerTable` times per model (about 15 ms each).
   static let srpCases = 40
 
   /// CPU seconds this process has used (all threads).

@@ -79,7 +79,7 @@ struct Fuzz: AsyncParsableCommand {
   @Option(
     help: ArgumentHelp(
       "The share of cases drawn from configurations that do SRP's arithmetic (SRP flows, device tracking), 0 to 1.",
-      discussion: "An SRP case costs thousands of times a case without SRP; see docs/guide/fuzzing.md."))
+      discussion: "An SRP case costs about a hundred times a case without SRP; see docs/guide/fuzzing.md."))
   var srpShare: Double = Fuzzer.defaultSRPShare
 
   func validate() throws {
