@@ -1,5 +1,5 @@
 # signin-spec: `make verify` checks the models, `make test` runs the tests.
-# Both install what they need on a fresh Debian machine (libz3-dev through apt-get).
+# Both install what they need on a fresh Debian machine (libz3-dev and libssl-dev through apt-get).
 
 SWIFT ?= swift
 # One build serves verify, the tests and bench: release code with testability on, so the test

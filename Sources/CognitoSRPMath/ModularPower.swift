@@ -5,7 +5,8 @@ import Foundation
 extension SRPMath {
   /// `base^exponent mod modulus`, as BigInt's `power(_:modulus:)` gives it, computed by OpenSSL's
   /// `BN_mod_exp` (Montgomery multiplication in C): SRP's 3072-bit exponentiations take about a
-  /// fiftieth of BigInt's time, and every SRP sign-in does four of them (two on each side).
+  /// fiftieth of BigInt's time, and every SRP sign-in does six of them (three on each side; a
+  /// remembered device's DEVICE_SRP_AUTH as many again).
   /// BigInt's own `power` answers where OpenSSL cannot (a zero modulus, or no memory).
   package static func modPow(_ base: BigUInt, _ exponent: BigUInt, _ modulus: BigUInt) -> BigUInt {
     guard !modulus.isZero, let context = BN_CTX_new() else { return base.power(exponent, modulus: modulus) }

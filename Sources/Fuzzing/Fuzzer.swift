@@ -175,11 +175,12 @@ package struct Fuzzer: Sendable {
   let drawsSRP: Bool
   let drawsOther: Bool
 
-  /// The share of SRP cases when none is given: one in 500. An SRP case runs 3 to 5 per second
-  /// (about 0.1 s per sign-in and side: the client's and the pool's 3072-bit modular powers), a
-  /// case without SRP about 36,000 per second, so at this share the SRP cases take five to ten
-  /// times as long as all the others (docs/guide/fuzzing.md); `--srp-share` raises it for a run that
-  /// aims at SRP's transitions.
+  /// The share of SRP cases when none is given: one in 500. An SRP case costs about a hundred
+  /// times a case without SRP (the client's and the pool's 3072-bit modular powers, OpenSSL's;
+  /// about 80 against 13,000 per second on the 2-core Intel machine, docs/guide/fuzzing.md), so
+  /// at this share the SRP cases take about a tenth of a run. The share was set when they cost a
+  /// thousand times more (BigInt's arithmetic); it stays so that every seed draws the cases it
+  /// drew. `--srp-share` raises it for a run that aims at SRP's transitions.
   package static let defaultSRPShare = 0.002
   /// Why no configuration can be drawn for this model and harness (nil: draws exist).
   package let configurationProblem: ConfigurationError?
@@ -393,7 +394,7 @@ package struct Fuzzer: Sendable {
   package func shrink(_ fuzzCase: FuzzCase) async -> FuzzCase {
     var best = fuzzCase
     let first = await executor.execute(best)
-    // A case without SRP never becomes one (SRP is not simpler, and a run costs thousands of
+    // A case without SRP never becomes one (SRP is not simpler, and a run costs about a hundred
     // times more); an SRP case tries at most `srpShrinkBudget` SRP candidates.
     let startsWithSRP = fuzzCase.usesSRP
     var srpRuns = 0

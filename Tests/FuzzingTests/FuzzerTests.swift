@@ -45,6 +45,26 @@ struct FuzzerTests {
     #expect(a.findings.map(\.fuzzCase) == b.findings.map(\.fuzzCase))
   }
 
+  @Test("a case run without its states gives the same calls, transitions and verdict as with them")
+  func withoutStates() async throws {
+    let executor = CaseExecutor(model: Self.model, hooks: DeliberateBug.wrongDeliveryMedium.hooks)
+    let fuzzer = Fuzzer(executor: executor)
+    var failed = 0
+    for index in 0..<300 {
+      var rng = SplitMix64(seed: Fuzzer.caseSeed(6, index))
+      let (fuzzCase, values) = try fuzzer.generateWithValues(&rng)
+      let without = await executor.execute(fuzzCase, values: values, recordsStates: false)
+      let with = await executor.execute(fuzzCase, values: values)
+      #expect(without.states.isEmpty)
+      #expect(with.states.count == with.calls.count + 1 || !with.valid)
+      #expect(without.calls == with.calls)
+      #expect(without.transitions == with.transitions && without.branches == with.branches)
+      #expect(without.rootCause == with.rootCause && without.valid == with.valid)
+      if with.failed { failed += 1 }
+    }
+    #expect(failed > 0, "the broken client fails some of the cases")
+  }
+
   @Test("a case started from its drawn values runs as the same case read by names does")
   func fromValues() async throws {
     let executor = CaseExecutor(model: Self.model, hooks: DeliberateBug.wrongDeliveryMedium.hooks)
