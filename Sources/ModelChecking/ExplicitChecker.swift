@@ -195,14 +195,7 @@ public struct ExplicitChecker: Sendable {
     var inGroups = Set<Int>()
     for (g, group) in constraintGroups.enumerated() {
       inGroups.formUnion(group.variables)
-      let key = [g] + group.variables.map { item.config[$0] }
-      let entry: (Double, [Int]?)
-      if let cached = cache[key] {
-        entry = cached
-      } else {
-        entry = count(group, from: item.config)
-        cache[key] = entry
-      }
+      let entry = count(group: g, from: item.config, cache: &cache)
       guard let completion = entry.1 else { return Leaf(key: item.key, excluded: true) }
       covered *= entry.0
       for (v, value) in zip(group.variables, completion) { representative[v] = value }
@@ -230,14 +223,7 @@ public struct ExplicitChecker: Sendable {
     var inGroups = Set<Int>()
     for (g, group) in constraintGroups.enumerated() {
       inGroups.formUnion(group.variables)
-      let key = [g] + group.variables.map { config[$0] }
-      let entry: (Double, [Int]?)
-      if let cached = cache[key] {
-        entry = cached
-      } else {
-        entry = count(group, from: config)
-        cache[key] = entry
-      }
+      let entry = count(group: g, from: config, cache: &cache)
       guard entry.1 != nil else { return 0 }
       covered *= entry.0
     }
@@ -267,6 +253,16 @@ public struct ExplicitChecker: Sendable {
       groups.append(merged)
     }
     return groups.map { ConstraintGroup(constraints: $0.constraints, variables: $0.variables.sorted()) }
+  }
+
+  /// `count(_:from:)` of group `g`, kept in `cache` by the values of the group's variables.
+  func count(group g: Int, from config: [Int], cache: inout ConstraintCache) -> (Double, [Int]?) {
+    let group = constraintGroups[g]
+    let key = [g] + group.variables.map { config[$0] }
+    if let cached = cache[key] { return cached }
+    let entry = count(group, from: config)
+    cache[key] = entry
+    return entry
   }
 
   /// How many assignments of the group's free variables satisfy its constraints, and the first one.

@@ -124,21 +124,23 @@ public actor SignInClient {
 
   /// `signIn`, and what the user sees once it returned: one hop onto the actor for the call and the reads.
   package func observedSignIn(username: String, password: String?, options: SignInOptions) async -> Observed {
-    let result: Result<AuthSignInResult, AuthError>
-    do { result = .success(try await signIn(username: username, password: password, options: options)) } catch {
-      result = .failure(error)
+    await observing { () async throws(AuthError) in
+      try await signIn(username: username, password: password, options: options)
     }
-    return (result, isSignedIn, currentStep)
   }
 
   /// `confirmSignIn`, and what the user sees once it returned: one hop onto the actor for the call and the reads.
   package func observedConfirmSignIn(challengeResponse: String) async -> Observed {
+    await observing { () async throws(AuthError) in try await confirmSignIn(challengeResponse: challengeResponse) }
+  }
+
+  /// `call`'s result or error, then `isSignedIn` and `currentStep`, read on the actor.
+  private func observing(_ call: () async throws(AuthError) -> AuthSignInResult) async -> Observed {
     let result: Result<AuthSignInResult, AuthError>
-    do { result = .success(try await confirmSignIn(challengeResponse: challengeResponse)) } catch {
-      result = .failure(error)
-    }
+    do { result = .success(try await call()) } catch { result = .failure(error) }
     return (result, isSignedIn, currentStep)
   }
+
   /// Retryable failures on a challenge in this flow (read only by `ClientHooks.endsFlowAfterFailures`).
   private var failuresInFlow = 0
   /// The last session kept, in this flow or an earlier one (read only by `ClientHooks.keptSession`).

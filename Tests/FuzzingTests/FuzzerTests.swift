@@ -45,14 +45,25 @@ struct FuzzerTests {
     #expect(a.findings.map(\.fuzzCase) == b.findings.map(\.fuzzCase))
   }
 
-  @Test("a case run without its states gives the same calls, transitions and verdict as with them")
-  func withoutStates() async throws {
+  /// Runs `compare` on the first 300 cases of `seed`, drawn with their values, on a client that
+  /// reports a wrong delivery medium; expects some of them to fail on `compare`'s executions.
+  func onGeneratedCases(
+    seed: UInt64, _ compare: (CaseExecutor, FuzzCase, [Int]) async -> Execution
+  ) async throws {
     let executor = CaseExecutor(model: Self.model, hooks: DeliberateBug.wrongDeliveryMedium.hooks)
     let fuzzer = Fuzzer(executor: executor)
     var failed = 0
     for index in 0..<300 {
-      var rng = SplitMix64(seed: Fuzzer.caseSeed(6, index))
+      var rng = SplitMix64(seed: Fuzzer.caseSeed(seed, index))
       let (fuzzCase, values) = try fuzzer.generateWithValues(&rng)
+      if await compare(executor, fuzzCase, values).failed { failed += 1 }
+    }
+    #expect(failed > 0, "the broken client fails some of the cases")
+  }
+
+  @Test("a case run without its states gives the same calls, transitions and verdict as with them")
+  func withoutStates() async throws {
+    try await onGeneratedCases(seed: 6) { executor, fuzzCase, values in
       let without = await executor.execute(fuzzCase, values: values, recordsStates: false)
       let with = await executor.execute(fuzzCase, values: values)
       #expect(without.states.isEmpty)
@@ -60,28 +71,21 @@ struct FuzzerTests {
       #expect(without.calls == with.calls)
       #expect(without.transitions == with.transitions && without.branches == with.branches)
       #expect(without.rootCause == with.rootCause && without.valid == with.valid)
-      if with.failed { failed += 1 }
+      return with
     }
-    #expect(failed > 0, "the broken client fails some of the cases")
   }
 
   @Test("a case started from its drawn values runs as the same case read by names does")
   func fromValues() async throws {
-    let executor = CaseExecutor(model: Self.model, hooks: DeliberateBug.wrongDeliveryMedium.hooks)
-    let fuzzer = Fuzzer(executor: executor)
-    var failed = 0
-    for index in 0..<300 {
-      var rng = SplitMix64(seed: Fuzzer.caseSeed(4, index))
-      let (fuzzCase, values) = try fuzzer.generateWithValues(&rng)
+    try await onGeneratedCases(seed: 4) { executor, fuzzCase, values in
       let byValues = await executor.execute(fuzzCase, values: values)
       let byNames = await executor.execute(fuzzCase)
       #expect(byValues.calls == byNames.calls)
       #expect(byValues.transitions == byNames.transitions)
       #expect(byValues.states.map(\.valuation) == byNames.states.map(\.valuation))
       #expect(byValues.rootCause == byNames.rootCause && byValues.valid == byNames.valid)
-      if byValues.failed { failed += 1 }
+      return byValues
     }
-    #expect(failed > 0, "the broken client fails some of the cases")
   }
 
   @Test("a counterexample file round-trips, is named by its content, and carries an ITF trace")

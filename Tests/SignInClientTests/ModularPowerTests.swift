@@ -1,5 +1,6 @@
 import BigInt
 import CognitoSRPMath
+import ModelChecking
 import Testing
 
 /// `SRPMath.modPow` (OpenSSL's `BN_mod_exp`) gives what BigInt's `power(_:modulus:)` gives, on
@@ -8,26 +9,15 @@ import Testing
 @Suite("Modular exponentiation")
 struct ModularPowerTests {
   /// A number of `bytes` random bytes from `random`.
-  static func number(_ bytes: Int, _ random: inout SplitMix) -> BigUInt {
+  static func number(_ bytes: Int, _ random: inout SplitMix64) -> BigUInt {
     var value = BigUInt(0)
     for _ in 0..<bytes { value = value << 8 + BigUInt(random.next() & 0xFF) }
     return value
   }
 
-  struct SplitMix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   @Test("SRP's exponentiations modulo the 3072-bit group prime, as BigInt computes them")
   func srpSizes() {
-    var random = SplitMix(state: 3)
+    var random = SplitMix64(seed: 3)
     for round in 0..<6 {
       // A client's or the pool's secret (128 bytes), a scrambler (32), a private key (32), a base
       // as big as N or past it.
