@@ -15,7 +15,7 @@ public struct ExploredClass: Sendable {
 /// configurations. Classes are handed to the caller one by one, not kept.
 public struct ClassExplorer {
   public let space: JointSpace
-  public let vocabulary = Vocabulary()
+  public let vocabulary: Vocabulary
   private let explorers: [SideExplorer]
   /// How many constraints of a side a class may break and still be explored on that side: 0
   /// normally; 1 when lint counts what each constraint alone excludes.
@@ -23,9 +23,14 @@ public struct ClassExplorer {
   /// Each side's constraints, compiled.
   private let constraintCodes: [[CompiledExpr]]
 
-  public init(space: JointSpace, renames: [[String: String]] = [], brokenConstraintsAllowed: Int = 0) {
+  /// - Parameter vocabulary: the names' numbering; explorers of the same models that share one
+  ///   give the same transition the same code (`explore(helpers:_:)`).
+  public init(
+    space: JointSpace, renames: [[String: String]] = [], brokenConstraintsAllowed: Int = 0,
+    vocabulary: Vocabulary = Vocabulary()
+  ) {
     self.space = space
-    let vocabulary = self.vocabulary
+    self.vocabulary = vocabulary
     // Flow variables every side has with the same domain: transitions are compared in their terms.
     let flows = space.sides.map { side in
       Set(side.model.flowIndices.map { "\(side.model.variables[$0].name):\(side.model.variables[$0].domain.spelling)" })
@@ -45,52 +50,76 @@ public struct ClassExplorer {
     constraintCodes = space.sides.map { $0.model.constraints.map { CompiledExpr($0.expr) } }
   }
 
-  private enum SideState {
+  enum SideState {
     case absent
     case running(SideExplorer.Search)
     case finished(SideBehaviour)
   }
 
+  /// Hands every class to `visit`, depth first, forks in value order.
   public func explore(_ visit: (ExploredClass) -> Void) {
-    let root = [Int](repeating: -1, count: space.count)
-    var work: [([Int], [SideState])] = [
-      (
-        root,
-        space.sides.indices.map { s in
-          guard let v = space.valuation(root, side: s) else { return .absent }
-          return .running(explorers[s].start(v))
-        }
-      )
-    ]
-    outer: while var (assignment, sides) = work.popLast() {
-      for s in sides.indices {
-        guard case .running(var search) = sides[s] else { continue }
-        if brokenConstraint(search.valuation, side: s) {
-          sides[s] = .absent
-          continue
-        }
-        guard let needed = explorers[s].run(&search) else {
-          sides[s] = .finished(search.behaviour)
-          continue
-        }
-        guard let j = space.sides[s].joint[needed] else {
-          sides[s] = .absent
-          continue
-        }
-        sides[s] = .running(search)
-        for v in space.values[j].indices.reversed() where space.sides.contains(where: { $0.allowed[j][v] }) {
-          var child = assignment
-          child[j] = v
-          work.append((child, fork(sides, variable: j, value: v)))
-        }
-        continue outer
+    var work: [Pending] = [root()]
+    while let item = work.popLast() {
+      switch advance(item) {
+      case .visit(let c): if let c { visit(c) }
+      case .fork(let children): work.append(contentsOf: children.reversed())
       }
-      let behaviours: [SideBehaviour?] = sides.map { if case .finished(let b) = $0 { return b } else { return nil } }
-      if behaviours.contains(where: { $0 != nil }) {
-        visit(ExploredClass(assignment: assignment, behaviours: behaviours))
-      }
-      assignment = []
     }
+  }
+
+  /// A class still to explore: its joint assignment and each side's search.
+  struct Pending {
+    var assignment: [Int]
+    var sides: [SideState]
+  }
+
+  /// What one step of the search makes of a class: the class finished (nil when no side has
+  /// it), or its children on the variable some side needs, in value order.
+  enum Advance {
+    case visit(ExploredClass?)
+    case fork([Pending])
+  }
+
+  func root() -> Pending {
+    let root = [Int](repeating: -1, count: space.count)
+    return Pending(
+      assignment: root,
+      sides: space.sides.indices.map { s in
+        guard let v = space.valuation(root, side: s) else { return .absent }
+        return .running(explorers[s].start(v))
+      })
+  }
+
+  /// Runs each side of `item` until one needs a joint variable the class has not fixed (the
+  /// class forks on it) or every side is done.
+  func advance(_ item: Pending) -> Advance {
+    var sides = item.sides
+    for s in sides.indices {
+      guard case .running(var search) = sides[s] else { continue }
+      if brokenConstraint(search.valuation, side: s) {
+        sides[s] = .absent
+        continue
+      }
+      guard let needed = explorers[s].run(&search) else {
+        sides[s] = .finished(search.behaviour)
+        continue
+      }
+      guard let j = space.sides[s].joint[needed] else {
+        sides[s] = .absent
+        continue
+      }
+      sides[s] = .running(search)
+      var children: [Pending] = []
+      for v in space.values[j].indices where space.sides.contains(where: { $0.allowed[j][v] }) {
+        var child = item.assignment
+        child[j] = v
+        children.append(Pending(assignment: child, sides: fork(sides, variable: j, value: v)))
+      }
+      return .fork(children)
+    }
+    let behaviours: [SideBehaviour?] = sides.map { if case .finished(let b) = $0 { return b } else { return nil } }
+    guard behaviours.contains(where: { $0 != nil }) else { return .visit(nil) }
+    return .visit(ExploredClass(assignment: item.assignment, behaviours: behaviours))
   }
 
   /// The sides' states for a child class with joint variable `j` fixed to `v`.

@@ -6,6 +6,11 @@ import SignInModel
 /// reach `done` — so an exclusion never hides a new dead end unnoticed.
 public struct Linter {
   public let model: SignInModel
+  /// Per thread exploring the classes beside the checks, its own copy of the model
+  /// (`ModelLoader.copyForThread`); none: the classes are explored on the calling thread.
+  public var copies: [SignInModel] = []
+  /// With copies, the most classes explored ahead of the checks (`ClassExplorer.explore(helpers:)`).
+  public var bufferedClasses = ClassExplorer.defaultBufferedClasses
 
   public init(model: SignInModel) { self.model = model }
 
@@ -26,16 +31,21 @@ public struct Linter {
     let space = JointSpace([model])
     let counter = ConfigurationCounter(space: space)
     var classes: [ClassSummary] = []
-    ClassExplorer(space: space, brokenConstraintsAllowed: 1).explore { c in
+    let explorer = ClassExplorer(space: space, brokenConstraintsAllowed: 1)
+    let helpers = copies.map {
+      ClassExplorer(space: JointSpace([$0]), brokenConstraintsAllowed: 1, vocabulary: explorer.vocabulary)
+    }
+    explorer.explore(helpers: helpers, bufferedClasses: bufferedClasses) { c in
       guard let b = c.behaviours[0] else { return }
       let vocabulary = b.vocabulary
       // The responses the class's transitions give, each once (a mask, not a set per transition).
-      var given = [Bool](repeating: false, count: vocabulary.responses.count)
+      let responses = vocabulary.responses
+      var given = [Bool](repeating: false, count: responses.count)
       for code in b.transitions { given[vocabulary.responseIndex(code)] = true }
       classes.append(
         ClassSummary(
           assignment: c.assignment, doneReachable: b.doneReachable, reachedSteps: Set(b.reachedSteps),
-          responses: Set(given.indices.filter { given[$0] }.map { vocabulary.responses[$0] })))
+          responses: Set(given.indices.filter { given[$0] }.map { responses[$0] })))
     }
     referencesAndReachability(classes, counter, warn)
     for d in model.definitions where d.uses == 0 && d.name != "canSignIn" && d.name != "mfaRequired" {

@@ -27,7 +27,14 @@ public struct ModelDiff: Sendable {
   public var removedCount: Double { removed.reduce(0) { $0 + $1.configurations } }
   public var isBreaking: Bool { !lostDone.isEmpty || !compatibility.isEmpty }
 
-  public init(old: SignInModel, new: SignInModel, platforms: [String]? = nil) {
+  /// - Parameters:
+  ///   - copies: per thread, its own copy of OLD and NEW (`ModelLoader.copyForThread`): the classes
+  ///     are explored on `copies.count` threads beside the comparison, with the same result.
+  ///   - bufferedClasses: with copies, the most classes explored ahead of the comparison.
+  public init(
+    old: SignInModel, new: SignInModel, platforms: [String]? = nil, copies: [(SignInModel, SignInModel)] = [],
+    bufferedClasses: Int = ClassExplorer.defaultBufferedClasses
+  ) {
     self.old = old
     self.new = new
     let platforms = platforms ?? old.platforms
@@ -45,7 +52,11 @@ public struct ModelDiff: Sendable {
     var builder = DiffAccumulator(
       old: old, new: new, space: space, platforms: platforms, vocabulary: explorer.vocabulary)
     var classCount = 0
-    explorer.explore { c in
+    let renames = stepRenames
+    let helpers = copies.map { oldCopy, newCopy in
+      ClassExplorer(space: JointSpace([oldCopy, newCopy]), renames: [renames, [:]], vocabulary: explorer.vocabulary)
+    }
+    explorer.explore(helpers: helpers, bufferedClasses: bufferedClasses) { c in
       classCount += 1
       let nOld = c.behaviours[0] == nil ? 0 : counter.count(c.assignment, oldQuery)
       let nNew = c.behaviours[1] == nil ? 0 : counter.count(c.assignment, newQuery)

@@ -128,6 +128,34 @@ struct CommandLineTests {
     #expect(run.stdout.contains("Invariants:"))
   }
 
+  @Test("diff and lint on two threads print what they print on one")
+  func diffAndLintInParallel() throws {
+    for arguments in [
+      ["diff", "models/2023-swift.yaml", "models/2024-flutter.yaml", "--format", "json"],
+      ["lint", "models/2024-flutter.yaml"],
+    ] {
+      let parallel = try Self.run(arguments + ["--jobs", "2", "--buffered-classes", "2"])
+      let sequential = try Self.run(arguments + ["--jobs", "1"])
+      #expect(parallel.status == sequential.status, "\(arguments)")
+      #expect(parallel.stdout == sequential.stdout, "\(arguments)")
+      #expect(!sequential.stdout.isEmpty)
+    }
+  }
+
+  @Test(
+    "a --jobs or --buffered-classes out of range is bad usage naming the option",
+    arguments: [
+      ["diff", "--jobs", "0"], ["diff", "--buffered-classes", "0"], ["lint", "--jobs", "257"],
+      ["lint", "--buffered-classes", "-1"],
+    ])
+  func badThreadOptions(arguments: [String]) throws {
+    let models =
+      arguments[0] == "diff" ? ["models/2023-swift.yaml", "models/2023-swift.yaml"] : ["models/2023-swift.yaml"]
+    let run = try Self.run([arguments[0]] + models + Array(arguments.dropFirst()))
+    #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
+    #expect(run.stderr.contains(arguments[1]), "\(run.stderr)")
+  }
+
   @Test("prove --jobs 2 proves models side by side and prints them in the order given, as --jobs 1 does")
   func proveInParallel() throws {
     let arguments = ["prove", "models/2024-flutter.yaml", "models/2023-swift.yaml"]
