@@ -42,6 +42,14 @@ struct IntTable {
     }
   }
 
+  /// Every key, in slot order.
+  var keysInTable: [Int] {
+    var found: [Int] = []
+    found.reserveCapacity(count)
+    for k in keys where k != Self.empty { found.append(k) }
+    return found
+  }
+
   private static func slot(_ key: Int, _ size: Int) -> Int {
     Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(key)) &* 0x9E37_79B9_7F4A_7C15) >> 32) & (size - 1)
   }

@@ -10,10 +10,6 @@ struct SideExplorer {
   private let responseIDs: [Int]
   private let stepOutcomes: [Int]
   private let restartOutcome: Int
-  /// The outcome of each rule that names more than its step: an error, a restart with its
-  /// exception, or what platforms report instead (`platforms:`), indexed by the rule's line
-  /// (-1: none), read per transition.
-  private let ruleOutcomes: [Int]
   /// Mixed-radix packing of the flow variables into one integer.
   private let radices: [Int]
   private let flowSpan: Int
@@ -26,6 +22,12 @@ struct SideExplorer {
   private let stepNames: [String]
   /// Flow variables the compared models share (by name and domain), for the transition keys.
   private let sharedFlow: [Int]
+  /// The model's rules by number, with their code in one array.
+  private let table: RuleTable
+  /// Per rule number: the step it leads to (-2: it stays on its step; -1: none, a restart), and
+  /// the outcome's vocabulary id.
+  private let ruleTarget: [Int]
+  private let ruleOutcome: [Int]
 
   init(
     model: SignInModel, vocabulary: Vocabulary, renames: [String: String] = [:], sharedFlow: Set<String> = [],
@@ -40,6 +42,8 @@ struct SideExplorer {
     stepOutcomes = names.map(vocabulary.outcome)
     responseIDs = model.responses.map { vocabulary.response($0.name) }
     restartOutcome = vocabulary.outcome("restart")
+    // The outcome of each rule that names more than its step (an error, a restart with its
+    // exception, or what platforms report instead, `platforms:`), by the rule's line.
     var outcomes: [Int: Int] = [:]
     for rule in model.steps.flatMap({ $0.responses.flatMap(\.rules) }) + model.routes.flatMap(\.rules) {
       switch rule.outcome {
@@ -55,7 +59,6 @@ struct SideExplorer {
     }
     var byLine = [Int](repeating: -1, count: (outcomes.keys.max() ?? 0) + 1)
     for (line, outcome) in outcomes { byLine[line] = outcome }
-    ruleOutcomes = byLine
     var radices: [Int] = []
     var span = 1
     for i in model.flowIndices {
@@ -67,6 +70,27 @@ struct SideExplorer {
     self.flowSpan = span
     flowIndices = Array(model.flowIndices)
     flowMins = flowIndices.map { model.variables[$0].domain.values.min() ?? 0 }
+    table = RuleTable(model)
+    var ruleTarget: [Int] = []
+    var ruleOutcome: [Int] = []
+    for rule in table.rules {
+      var outcome: Int
+      switch rule.outcome {
+      case .step(let t):
+        ruleTarget.append(t)
+        outcome = stepOutcomes[t]
+      case .error:
+        ruleTarget.append(-2)
+        outcome = restartOutcome
+      case .restart, .route:
+        ruleTarget.append(-1)
+        outcome = restartOutcome
+      }
+      if rule.line < byLine.count, byLine[rule.line] >= 0 { outcome = byLine[rule.line] }
+      ruleOutcome.append(outcome)
+    }
+    self.ruleTarget = ruleTarget
+    self.ruleOutcome = ruleOutcome
   }
 
   /// A search in progress (suspended on a variable) or finished.
@@ -119,6 +143,9 @@ struct SideExplorer {
       }
       search.index += 1
     }
+    // The transitions are the keys of `transitionSource`: made a set once, when the search is
+    // done, not grown (and copied at every fork) on the way.
+    search.behaviour.transitions = Set(search.behaviour.transitionSource.keysInTable)
     return nil
   }
 
@@ -129,39 +156,42 @@ struct SideExplorer {
         search.behaviour.offered[s, default: []].insert(c.option)
       }
     }
+    var failure: UnassignedVariable?
+    table.code.withUnsafeBufferPointer { code in
+      valuation.withUnsafeBufferPointer { values in
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: table.stackDepth) { stack in
+          let evaluator = RuleTable.Evaluator(table: table, code: code, stack: stack.baseAddress!)
+          do throws(UnassignedVariable) { try expand(s, step.responses.count, here, values, evaluator, &search) } catch { failure = error }
+        }
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  /// `expand`'s transitions, with the rules' code, the valuation and a stack in place.
+  private func expand(
+    _ s: Int, _ responseCount: Int, _ here: Int, _ valuation: UnsafeBufferPointer<Int>,
+    _ evaluator: RuleTable.Evaluator, _ search: inout Search
+  ) throws(UnassignedVariable) {
     // The step-in-a-state id is the same for every transition out of this state.
     var stateHere = -1
     // The deciding rules of each response and the valuations after them, in buffers reused for
     // every response of this state (no array per rule).
-    var matched: [Rule] = []
+    var matched: [Int] = []
     var afters: [Int] = []
     let width = valuation.count
-    let responses = step.responses
-    for r in responses.indices {
-      let response = responseIDs[responses[r].response]
+    for r in 0..<responseCount {
+      let response = responseIDs[model.steps[s].responses[r].response]
       matched.removeAll(keepingCapacity: true)
       afters.removeAll(keepingCapacity: true)
-      try resolve(responses[r].rules, valuation, &matched, &afters)
+      try resolve(table.rules(step: s, slot: r), valuation, evaluator, &matched, &afters)
       for m in matched.indices {
         let rule = matched[m]
-        let target: Int?
-        var outcomeID: Int
-        switch rule.outcome {
-        case .step(let t):
-          target = t
-          outcomeID = stepOutcomes[t]
-        case .error:
-          target = s
-          outcomeID = restartOutcome
-        case .restart, .route:
-          target = nil
-          outcomeID = restartOutcome
-        }
-        if rule.line < ruleOutcomes.count, ruleOutcomes[rule.line] >= 0 { outcomeID = ruleOutcomes[rule.line] }
+        let target = ruleTarget[rule] == -2 ? s : ruleTarget[rule]
         if stateHere < 0 { stateHere = stateID(s, search.states[here]) }
-        let code = vocabulary.code(step: stateHere, response: response, outcome: outcomeID)
-        if search.behaviour.transitionSource.insert(code, here) { search.behaviour.transitions.insert(code) }
-        guard let target else { continue }
+        let code = vocabulary.code(step: stateHere, response: response, outcome: ruleOutcome[rule])
+        _ = search.behaviour.transitionSource.insert(code, here)
+        guard target >= 0 else { continue }
         let key = pack(step: target, afters, at: m * width)
         if search.seen.insert(key, search.states.count) {
           search.states.append(key)
@@ -182,25 +212,31 @@ struct SideExplorer {
     return id
   }
 
-  /// Appends every deciding rule in `valuation` to `matched` and the valuation after it to
-  /// `afters` (one valuation's width each), in rule order, following routes (no rule: no outcome).
+  /// Appends every deciding rule (by number) in `valuation` to `matched` and the valuation after
+  /// it to `afters` (one valuation's width each), in rule order, following routes (no rule: no outcome).
   private func resolve(
-    _ rules: [Rule], _ valuation: [Int], _ matched: inout [Rule], _ afters: inout [Int]
+    _ rules: Range<Int>, _ valuation: UnsafeBufferPointer<Int>, _ evaluator: RuleTable.Evaluator,
+    _ matched: inout [Int], _ afters: inout [Int]
   ) throws(UnassignedVariable) {
-    for rule in rules where try rule.guardCode.holds(valuation) {
-      if case .route(let r) = rule.outcome {
-        if rule.effectCodes.isEmpty {
-          try resolve(model.routes[r].rules, valuation, &matched, &afters)
+    for rule in rules where try evaluator.guardHolds(rule, valuation) {
+      let route = table.route[rule]
+      if route >= 0 {
+        if !evaluator.hasEffects(rule) {
+          try resolve(table.routeRules[route], valuation, evaluator, &matched, &afters)
         } else {
-          var next = valuation
-          for (variable, value) in rule.effectCodes { next[variable] = try value.evaluate(valuation) }
-          try resolve(model.routes[r].rules, next, &matched, &afters)
+          var next = Array(valuation)
+          try evaluator.applyEffects(rule, valuation, into: &next, at: 0)
+          var failure: UnassignedVariable?
+          next.withUnsafeBufferPointer { next in
+            do throws(UnassignedVariable) { try resolve(table.routeRules[route], next, evaluator, &matched, &afters) } catch { failure = error }
+          }
+          if let failure { throw failure }
         }
         continue
       }
       let start = afters.count
       afters.append(contentsOf: valuation)
-      for (variable, value) in rule.effectCodes { afters[start + variable] = try value.evaluate(valuation) }
+      try evaluator.applyEffects(rule, valuation, into: &afters, at: start)
       matched.append(rule)
     }
   }

@@ -1,0 +1,98 @@
+import SignInModel
+
+/// Every rule of a model's step responses and routes, numbered, with its guard and effects
+/// compiled into one code array: `SideExplorer` walks rules by number and evaluates them in
+/// place, where walking `Rule` objects retained and released each rule and code array it passed
+/// (a third of a `diff`'s time). Rules are evaluated in the model's order and each throws at
+/// the same unassigned variable as `CompiledExpr.evaluate`, so the classes are the same.
+struct RuleTable {
+  /// Every guard and effect, one after another.
+  private(set) var code: [Int] = []
+  /// Per rule: its guard's range in `code`.
+  private var guardStart: [Int] = []
+  private var guardEnd: [Int] = []
+  /// Per rule: its effects' range in `effectVariable` and `effectStart`/`effectEnd`.
+  private var effectsStart: [Int] = []
+  private var effectsEnd: [Int] = []
+  private var effectVariable: [Int] = []
+  private var effectStart: [Int] = []
+  private var effectEnd: [Int] = []
+  /// Per rule: the route it goes on to, or -1.
+  private(set) var route: [Int] = []
+  /// Per rule: its `Rule`, for what the explorer reads once per matched rule.
+  private(set) var rules: [Rule] = []
+  /// The rules of step response (s, r) are `responseRules[responseStart[s] + r]`; of route k, `routeRules[k]`.
+  private var responseStart: [Int] = []
+  private(set) var responseRules: [Range<Int>] = []
+  private(set) var routeRules: [Range<Int>] = []
+  /// The deepest stack any code needs.
+  private(set) var stackDepth = 1
+
+  init(_ model: SignInModel) {
+    for step in model.steps {
+      responseStart.append(responseRules.count)
+      for response in step.responses { responseRules.append(add(response.rules)) }
+    }
+    for route in model.routes { routeRules.append(add(route.rules)) }
+  }
+
+  /// The rules of step `s`'s response slot `r`.
+  func rules(step s: Int, slot r: Int) -> Range<Int> { responseRules[responseStart[s] + r] }
+
+  private mutating func add(_ list: [Rule]) -> Range<Int> {
+    let first = rules.count
+    for rule in list {
+      rules.append(rule)
+      (guardStart, guardEnd) = append(rule.guardCode, (guardStart, guardEnd))
+      effectsStart.append(effectVariable.count)
+      for (variable, value) in rule.effectCodes {
+        effectVariable.append(variable)
+        (effectStart, effectEnd) = append(value, (effectStart, effectEnd))
+      }
+      effectsEnd.append(effectVariable.count)
+      if case .route(let r) = rule.outcome { route.append(r) } else { route.append(-1) }
+    }
+    return first..<rules.count
+  }
+
+  private mutating func append(_ expr: CompiledExpr, _ ranges: ([Int], [Int])) -> ([Int], [Int]) {
+    var (starts, ends) = ranges
+    starts.append(code.count)
+    code += expr.instructions
+    ends.append(code.count)
+    stackDepth = max(stackDepth, expr.stackDepth)
+    return (starts, ends)
+  }
+
+  /// Code in place: the table's code, a valuation and a stack, for the rules' evaluation.
+  struct Evaluator {
+    let table: RuleTable
+    let code: UnsafeBufferPointer<Int>
+    let stack: UnsafeMutablePointer<Int>
+
+    /// The value of code `start..<end` over `valuation`.
+    /// - Throws: `UnassignedVariable` for the first unassigned variable it reads.
+    func value(_ start: Int, _ end: Int, _ valuation: UnsafeBufferPointer<Int>) throws(UnassignedVariable) -> Int {
+      var missing = -1
+      let result = CompiledExpr.run(
+        code: UnsafeBufferPointer(rebasing: code[start..<end]), valuation: valuation, stack: stack, missing: &missing)
+      if missing >= 0 { throw UnassignedVariable(index: missing) }
+      return result
+    }
+
+    func guardHolds(_ rule: Int, _ valuation: UnsafeBufferPointer<Int>) throws(UnassignedVariable) -> Bool {
+      try value(table.guardStart[rule], table.guardEnd[rule], valuation) != 0
+    }
+
+    /// Writes rule `rule`'s effects, each evaluated over `valuation`, into `target` from `offset`.
+    func applyEffects(
+      _ rule: Int, _ valuation: UnsafeBufferPointer<Int>, into target: inout [Int], at offset: Int
+    ) throws(UnassignedVariable) {
+      for e in table.effectsStart[rule]..<table.effectsEnd[rule] {
+        target[offset + table.effectVariable[e]] = try value(table.effectStart[e], table.effectEnd[e], valuation)
+      }
+    }
+
+    func hasEffects(_ rule: Int) -> Bool { table.effectsEnd[rule] > table.effectsStart[rule] }
+  }
+}
