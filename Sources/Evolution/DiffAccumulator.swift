@@ -20,9 +20,27 @@ struct DiffAccumulator {
   /// The old model's option sets by name, and every option it names.
   private let oldSets: [String: Set<String>]
   private let allOldOptions: Set<String>
-  /// Per transition code: its step id and response when it moves forward (not to its own step,
-  /// an error or a restart), else nil; decoded once per code, not once per class.
-  private var forwardCodes: [Int: (step: String, response: String)?] = [:]
+  /// Per transition code: when it moves forward (not to its own step, an error or a restart),
+  /// NEW's step index shifted left 16 bits, or'ed with the response's vocabulary index; else -1.
+  /// Decoded once per code, not once per class.
+  private var forwardCodes = IntTable(capacity: 1024)
+  /// NEW's step indices by id.
+  private let newStepIndex: [String: Int]
+  /// Per vocabulary response index: whether OLD has the response (filled as codes are decoded).
+  private var oldHasResponse: [Bool] = []
+  /// Per NEW step and platform (in `platforms`' order): what an old client makes of the step's name.
+  private let stepNames: [[StepName]]
+  /// Per NEW step: the responses (vocabulary indices) of the class's forward transitions from it,
+  /// filled and emptied per class; `forwardSteps` lists the steps with some.
+  private var forwardResponses: [[Int]]
+  private var forwardSteps: [Int] = []
+
+  /// A NEW step's name on a platform, as an old client of that platform sees it.
+  private enum StepName {
+    /// The platform has no such step (`absent`).
+    case absent
+    case name(String, unknown: Bool)
+  }
   let vocabulary: Vocabulary
   private var decoded: [Int: TransitionKey] = [:]
 
@@ -45,6 +63,18 @@ struct DiffAccumulator {
     oldSets = Dictionary(
       old.optionSets.map { ($0.name, Set($0.options.map(\.name))) }, uniquingKeysWith: { a, _ in a })
     allOldOptions = Set(old.optionSets.flatMap { $0.options.map(\.name) })
+    newStepIndex = Dictionary(new.steps.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+    stepNames = new.steps.map { step in
+      platforms.map { p in
+        switch step.names.first(where: { $0.platform == p })?.form {
+        case .name(let n)?: return .name(n, unknown: !(names[p]?.contains(n) ?? false))
+        case .error(let e)?: return .name("thrown as \(e)", unknown: false)
+        case .absent?: return .absent
+        case nil: return .name("(no \(p) name)", unknown: true)
+        }
+      }
+    }
+    forwardResponses = [[Int]](repeating: [], count: new.steps.count)
   }
 
   mutating func add(_ c: ExploredClass, nOld: Double, nNew: Double, nBoth: Double) {
@@ -160,9 +190,16 @@ struct DiffAccumulator {
   }
 
   private mutating func checkClients(_ b: SideBehaviour, witness: [(name: String, value: String)], count: Double) {
-    var forwardBy: [String: Set<String>] = [:]
     for code in b.transitions {
-      if let forward = forwardStep(code) { forwardBy[forward.step, default: []].insert(forward.response) }
+      let forward = forwardStep(code)
+      guard forward >= 0 else { continue }
+      let step = forward >> 16
+      if forwardResponses[step].isEmpty { forwardSteps.append(step) }
+      forwardResponses[step].append(forward & 0xFFFF)
+    }
+    defer {
+      for step in forwardSteps { forwardResponses[step].removeAll(keepingCapacity: true) }
+      forwardSteps.removeAll(keepingCapacity: true)
     }
     for s in b.reachedSteps where new.steps[s].kind != .entry {
       let step = new.steps[s]
@@ -174,20 +211,8 @@ struct DiffAccumulator {
         traceToStep = t
         return t
       }
-      for p in platforms {
-        let form = step.names.first { $0.platform == p }?.form
-        var stepName = ""
-        var unknown = false
-        switch form {
-        case .name(let n)?:
-          stepName = n
-          unknown = !(oldNames[p]?.contains(n) ?? false)
-        case .error(let e)?: stepName = "thrown as \(e)"
-        case .absent?: continue
-        case nil:
-          stepName = "(no \(p) name)"
-          unknown = true
-        }
+      for (k, p) in platforms.enumerated() {
+        guard case .name(let stepName, let unknown) = stepNames[s][k] else { continue }
         if unknown {
           record(
             .init(
@@ -207,27 +232,35 @@ struct DiffAccumulator {
                 configurations: count, classes: 1, witness: witness, trace: trace()))
           }
         }
-        if !step.isTerminal {
-          let forward = forwardBy[step.id] ?? []
-          if !forward.isEmpty && forward.isDisjoint(with: oldResponses) {
-            record(
-              .init(
-                platform: p, kind: .unsendableResponses, step: step.id, stepName: stepName, values: forward.sorted(),
-                configurations: count, classes: 1, witness: witness, trace: trace()))
-          }
+        let forward = forwardResponses[s]
+        if !step.isTerminal && !forward.isEmpty && !forward.contains(where: { oldHasResponse[$0] }) {
+          let names = vocabulary.responses
+          record(
+            .init(
+              platform: p, kind: .unsendableResponses, step: step.id, stepName: stepName,
+              values: Set(forward.map { names[$0] }).sorted(), configurations: count, classes: 1, witness: witness,
+              trace: trace()))
         }
       }
     }
   }
 
-  private mutating func forwardStep(_ code: Int) -> (step: String, response: String)? {
+  /// `forwardCodes[code]`, decoded the first time.
+  private mutating func forwardStep(_ code: Int) -> Int {
     if let known = forwardCodes[code] { return known }
     let k = vocabulary.stepResponseOutcome(code)
-    let forward =
+    let isForward =
       k.outcome != k.step && !k.outcome.hasPrefix("error ") && k.outcome != "restart"
       && !k.outcome.hasPrefix("restart ")
-    let result = forward ? (k.step, k.response) : nil
-    forwardCodes[code] = .some(result)
+    var result = -1
+    if isForward, let step = newStepIndex[k.step] {
+      let response = vocabulary.responseIndex(code)
+      while oldHasResponse.count <= response {
+        oldHasResponse.append(oldResponses.contains(vocabulary.responses[oldHasResponse.count]))
+      }
+      result = step << 16 | response
+    }
+    _ = forwardCodes.insert(code, result)
     return result
   }
 

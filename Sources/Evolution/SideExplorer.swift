@@ -161,7 +161,8 @@ struct SideExplorer {
       valuation.withUnsafeBufferPointer { values in
         withUnsafeTemporaryAllocation(of: Int.self, capacity: table.stackDepth) { stack in
           let evaluator = RuleTable.Evaluator(table: table, code: code, stack: stack.baseAddress!)
-          do throws(UnassignedVariable) { try expand(s, step.responses.count, here, values, evaluator, &search) } catch { failure = error }
+          do throws(UnassignedVariable) { try expand(s, step.responses.count, here, values, evaluator, &search) } catch
+          { failure = error }
         }
       }
     }
@@ -228,7 +229,9 @@ struct SideExplorer {
           try evaluator.applyEffects(rule, valuation, into: &next, at: 0)
           var failure: UnassignedVariable?
           next.withUnsafeBufferPointer { next in
-            do throws(UnassignedVariable) { try resolve(table.routeRules[route], next, evaluator, &matched, &afters) } catch { failure = error }
+            do throws(UnassignedVariable) {
+              try resolve(table.routeRules[route], next, evaluator, &matched, &afters)
+            } catch { failure = error }
           }
           if let failure { throw failure }
         }
