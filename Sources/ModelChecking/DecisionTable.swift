@@ -57,9 +57,12 @@ final class DecisionTable: Sendable {
 
   /// `TransitionSystem.uniqueBranch`: the one branch the rule lists from `roots[step][slot]` lead
   /// to, or nil where a list has zero or several matching rules; each list's guards are read in
-  /// rule order up to its second match.
+  /// rule order up to its second match, or all of them with `readingEveryGuard` (as
+  /// `TransitionSystem.matchingBranches` reads them, so both stop at the same unassigned variable).
   /// - Throws: `UnassignedVariable` for the first unassigned variable a guard reads.
-  func uniqueBranch(step: Int, slot: Int, valuation: [Int]) throws(UnassignedVariable) -> Int? {
+  func uniqueBranch(step: Int, slot: Int, valuation: [Int], readingEveryGuard: Bool = false)
+    throws(UnassignedVariable) -> Int?
+  {
     var missing = -1
     let result: Int? = code.withUnsafeBufferPointer { c in
       valuation.withUnsafeBufferPointer { v in
@@ -67,15 +70,19 @@ final class DecisionTable: Sendable {
           var list = roots[step][slot]
           while true {
             var found = -1
+            var several = false
             for row in rowStart[list]..<rowStart[list + 1] {
               let guardCode = UnsafeBufferPointer(rebasing: c[codeStart[row]..<codeStart[row + 1]])
               let value = CompiledExpr.run(code: guardCode, valuation: v, stack: stack.baseAddress!, missing: &missing)
               if missing >= 0 { return nil }
               guard value != 0 else { continue }
-              if found >= 0 { return nil }
+              if found >= 0 {
+                if !readingEveryGuard { return nil }
+                several = true
+              }
               found = row
             }
-            guard found >= 0 else { return nil }
+            guard found >= 0, !several else { return nil }
             let target = next[found]
             if target >= 0 { return target }
             list = -1 - target

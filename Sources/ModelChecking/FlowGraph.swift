@@ -588,31 +588,50 @@ extension FlowGraph {
   /// Evaluates the model properties after `edge` (taking branch `branch` from `values`).
   fileprivate mutating func checkProperties(branch: Int, edge: Int, values: [Int]) throws(UnassignedVariable) {
     guard markStride > 0 else { return }
-    let checks = system.propertyChecks
-    let constants = system.search.markConstants
-    let kinds = system.search.propertyKinds
-    let slots = system.search.propertySlots
+    let tables = system.search
     let base = edge * markStride
     let plan = branch * markStride
-    // Indexed, not `for check in checks`: that copies every check (a dozen references) per edge;
-    // a condition that is constant after this branch is not evaluated.
-    for k in checks.indices {
-      let p = constants[plan + 2 * k]
-      let holds = p >= 0 ? p != 0 : try checks[k].predicate.afterBranchCode[branch].holds(values)
-      edgeMarks[base + 2 * k] = holds
-      let t = constants[plan + 2 * k + 1]
-      edgeMarks[base + 2 * k + 1] =
-        t >= 0 ? t != 0 : try checks[k].target?.afterBranchCode[branch].holds(values) ?? false
+    // Every mark first, in place over the tables' code (a condition that is constant after this
+    // branch is not evaluated), then the records: an evaluation that throws rolls back the
+    // node's records anyway (`explore`'s snapshot).
+    var failure: UnassignedVariable?
+    tables.markCode.withUnsafeBufferPointer { code in
+      values.withUnsafeBufferPointer { v in
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: tables.markStackDepth) { stack in
+          for i in 0..<markStride {
+            let constant = tables.markConstants[plan + i]
+            if constant >= 0 {
+              edgeMarks[base + i] = constant != 0
+              continue
+            }
+            var missing = -1
+            let start = tables.markCodeStart[plan + i]
+            let value = CompiledExpr.run(
+              code: UnsafeBufferPointer(rebasing: code[start..<tables.markCodeStart[plan + i + 1]]), valuation: v,
+              stack: stack.baseAddress!, missing: &missing)
+            if missing >= 0 {
+              failure = UnassignedVariable(index: missing)
+              return
+            }
+            edgeMarks[base + i] = value != 0
+          }
+        }
+      }
+    }
+    if let failure { throw failure }
+    let kinds = tables.propertyKinds
+    let slots = tables.propertySlots
+    for k in kinds.indices {
       switch kinds[k] {
       case .always, .never:
-        if !holds && !found[slots[k]] {
-          let message = PropertyMessages.safety(checks[k], afterCalls: depth[edges[edge].from] + 1)
-          record(checks[k].invariant, atEdge: edge, message)
+        if !edgeMarks[base + 2 * k] && !found[slots[k]] {
+          let check = system.propertyChecks[k]
+          record(check.invariant, atEdge: edge, PropertyMessages.safety(check, afterCalls: depth[edges[edge].from] + 1))
         }
       case .reachable:
-        if holds && !found[slots[k]] {
+        if edgeMarks[base + 2 * k] && !found[slots[k]] {
           found[slots[k]] = true
-          witnessedProperties.insert(checks[k].invariant)
+          witnessedProperties.insert(system.propertyChecks[k].invariant)
         }
       case .eventually, .leadsTo, .indistinguishable: break
       }

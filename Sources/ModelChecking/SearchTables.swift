@@ -26,6 +26,12 @@ public final class SearchTables: Sendable {
   /// `leadsTo` target), `branches × 2 × properties` entries: 0 or 1 where the condition is
   /// constant after the branch, -1 where the search evaluates it.
   let markConstants: [Int]
+  /// The code of every mark entry the search evaluates (`markConstants` -1), one after another:
+  /// entry i's is `markCode[markCodeStart[i]..<markCodeStart[i + 1]]` (empty for a constant), run
+  /// in place with a stack of `markStackDepth`, so an edge retains no condition or code array.
+  let markCode: [Int]
+  let markCodeStart: [Int]
+  let markStackDepth: Int
   /// The fact and property invariants the search checks per state or edge, each with a slot
   /// (`invariantSlots`); `stateCheckSlots`, `branchCheckSlots` and `propertySlots` give the slot
   /// of each entry of the system's `stateChecks`, `branchChecks` and `propertyChecks`.
@@ -44,6 +50,9 @@ public final class SearchTables: Sendable {
     mfaRequirementCode = nil
     propertyKinds = []
     markConstants = []
+    markCode = []
+    markCodeStart = [0]
+    markStackDepth = 1
     checkedInvariants = []
     invariantSlots = [:]
     stateCheckSlots = []
@@ -71,21 +80,33 @@ public final class SearchTables: Sendable {
       }
     }
     var constants: [Int] = []
+    var code: [Int] = []
+    var codeStart: [Int] = [0]
+    var depth = 1
     let nothing = [Int](repeating: unassigned, count: model.variables.count)
     for b in branches.indices {
       for check in propertyChecks {
         for condition in [check.predicate, check.target] {
+          defer { codeStart.append(code.count) }
           guard let condition else {
             constants.append(0)
             continue
           }
           // Only a condition that reads no variable: the search would fork on one it reads first.
           let e = condition.afterBranch[b]
-          constants.append(e.variables.isEmpty ? (e.evaluatePartially(nothing).map { $0 != 0 ? 1 : 0 } ?? -1) : -1)
+          let constant = e.variables.isEmpty ? (e.evaluatePartially(nothing).map { $0 != 0 ? 1 : 0 } ?? -1) : -1
+          constants.append(constant)
+          if constant < 0 {
+            code += condition.afterBranchCode[b].instructions
+            depth = max(depth, condition.afterBranchCode[b].stackDepth)
+          }
         }
       }
     }
     markConstants = constants
+    markCode = code
+    markCodeStart = codeStart
+    markStackDepth = depth
     var invariants: [Invariant] = []
     var slots: [Invariant: Int] = [:]
     func slot(_ invariant: Invariant) -> Int {

@@ -329,6 +329,13 @@ public struct TransitionSystem: Sendable {
     step: Int, responseSlot k: Int, valuation: [Int], into result: inout [Int], mismatches: inout [Mismatch]
   ) throws(UnassignedVariable) {
     result.removeAll(keepingCapacity: true)
+    // Most responses take one branch: found in the flat table, reading the same guards in the
+    // same order as `walk`; a rule list with zero or several matches is walked again from the
+    // root, which records where.
+    if let only = try decisionTable.uniqueBranch(step: step, slot: k, valuation: valuation, readingEveryGuard: true) {
+      result.append(only)
+      return
+    }
     try walk(decisions[step][k], valuation, &result, &mismatches)
   }
 
