@@ -590,49 +590,28 @@ extension FlowGraph {
     guard markStride > 0 else { return }
     let tables = system.search
     let base = edge * markStride
-    let plan = branch * markStride
-    // Every mark first, in place over the tables' code (a condition that is constant after this
-    // branch is not evaluated), then the records: an evaluation that throws rolls back the
-    // node's records anyway (`explore`'s snapshot).
-    var failure: UnassignedVariable?
-    tables.markCode.withUnsafeBufferPointer { code in
+    // Every mark first (a condition that is constant after this branch is not evaluated), then
+    // the records: an evaluation that throws rolls back the node's records anyway (`explore`'s snapshot).
+    var attention: [Int] = []
+    var missing = -1
+    let recorded = found
+    edgeMarks.withUnsafeMutableBufferPointer { marks in
       values.withUnsafeBufferPointer { v in
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: tables.markStackDepth) { stack in
-          for i in 0..<markStride {
-            let constant = tables.markConstants[plan + i]
-            if constant >= 0 {
-              edgeMarks[base + i] = constant != 0
-              continue
-            }
-            var missing = -1
-            let start = tables.markCodeStart[plan + i]
-            let value = CompiledExpr.run(
-              code: UnsafeBufferPointer(rebasing: code[start..<tables.markCodeStart[plan + i + 1]]), valuation: v,
-              stack: stack.baseAddress!, missing: &missing)
-            if missing >= 0 {
-              failure = UnassignedVariable(index: missing)
-              return
-            }
-            edgeMarks[base + i] = value != 0
-          }
+        recorded.withUnsafeBufferPointer { found in
+          missing = tables.evaluateMarks(
+            branch: branch, values: v, found: found, marks: marks, base: base, attention: &attention)
         }
       }
     }
-    if let failure { throw failure }
-    let kinds = tables.propertyKinds
-    let slots = tables.propertySlots
-    for k in kinds.indices {
-      switch kinds[k] {
+    if missing >= 0 { throw UnassignedVariable(index: missing) }
+    for k in attention {
+      let check = system.propertyChecks[k]
+      switch check.kind {
       case .always, .never:
-        if !edgeMarks[base + 2 * k] && !found[slots[k]] {
-          let check = system.propertyChecks[k]
-          record(check.invariant, atEdge: edge, PropertyMessages.safety(check, afterCalls: depth[edges[edge].from] + 1))
-        }
+        record(check.invariant, atEdge: edge, PropertyMessages.safety(check, afterCalls: depth[edges[edge].from] + 1))
       case .reachable:
-        if edgeMarks[base + 2 * k] && !found[slots[k]] {
-          found[slots[k]] = true
-          witnessedProperties.insert(system.propertyChecks[k].invariant)
-        }
+        found[tables.propertySlots[k]] = true
+        witnessedProperties.insert(check.invariant)
       case .eventually, .leadsTo, .indistinguishable: break
       }
     }

@@ -122,3 +122,48 @@ public final class SearchTables: Sendable {
     invariantSlots = slots
   }
 }
+
+extension SearchTables {
+  /// The marks after branch `branch` (`markConstants`, else its code run over `values`), written
+  /// at `marks[base...]`; appends to `attention` each property whose predicate, still unrecorded
+  /// (`found`), breaks here (`always`, `never`) or holds (`reachable`). A method of the tables,
+  /// so their arrays are read without a reference count per edge.
+  /// - Returns: the first unassigned variable a condition reads, or -1.
+  func evaluateMarks(
+    branch: Int, values: UnsafeBufferPointer<Int>, found: UnsafeBufferPointer<Bool>,
+    marks: UnsafeMutableBufferPointer<Bool>, base: Int, attention: inout [Int]
+  ) -> Int {
+    let stride = 2 * propertyKinds.count
+    let plan = branch * stride
+    var missing = -1
+    markCode.withUnsafeBufferPointer { code in
+      markConstants.withUnsafeBufferPointer { constants in
+        markCodeStart.withUnsafeBufferPointer { starts in
+          withUnsafeTemporaryAllocation(of: Int.self, capacity: markStackDepth) { stack in
+            for i in 0..<stride {
+              let constant = constants[plan + i]
+              if constant >= 0 {
+                marks[base + i] = constant != 0
+                continue
+              }
+              let value = CompiledExpr.run(
+                code: UnsafeBufferPointer(rebasing: code[starts[plan + i]..<starts[plan + i + 1]]), valuation: values,
+                stack: stack.baseAddress!, missing: &missing)
+              if missing >= 0 { return }
+              marks[base + i] = value != 0
+            }
+          }
+        }
+      }
+    }
+    guard missing < 0 else { return missing }
+    for k in propertyKinds.indices where !found[propertySlots[k]] {
+      switch propertyKinds[k] {
+      case .always, .never: if !marks[base + 2 * k] { attention.append(k) }
+      case .reachable: if marks[base + 2 * k] { attention.append(k) }
+      case .eventually, .leadsTo, .indistinguishable: break
+      }
+    }
+    return -1
+  }
+}
