@@ -1,3 +1,4 @@
+import ModelChecking
 import SignInModel
 
 /// Folds the explored classes of a diff into counts and groups (behaviour, added, removed,

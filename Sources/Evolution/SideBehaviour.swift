@@ -1,3 +1,4 @@
+import ModelChecking
 import SignInModel
 
 /// One transition of a model in the terms two models share: step id, response name, and the

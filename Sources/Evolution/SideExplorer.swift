@@ -1,3 +1,4 @@
+import ModelChecking
 import SignInModel
 
 /// Breadth-first search of one model for one configuration class. When a guard reads a

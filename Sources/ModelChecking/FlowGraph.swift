@@ -37,7 +37,7 @@ struct FlowGraph {
   private(set) var edges: [Edge] = []
   /// Nodes by key: by `FlowPacking` key where the model has one (restarts always here).
   private var index: [NodeKey: Int] = [:]
-  private var packedIndex: [Int: Int] = [:]
+  private var packedIndex = IntTable()
   /// For each edge and model property k: whether its predicate (slot 2k) and `leadsTo` target
   /// (2k+1) hold after it, `markStride` slots per edge, in one array (not one per edge).
   private var edgeMarks: [Bool] = []
@@ -89,7 +89,7 @@ struct FlowGraph {
   /// Makes the node of `key` (known to be new), indexed by its packed key when it has one, else
   /// by `key`.
   private mutating func newNode(_ key: NodeKey, packed: Int?, parent: Int, edge: Int) -> Int {
-    if let packed { packedIndex[packed] = keys.count } else { index[key] = keys.count }
+    if let packed { packedIndex.insert(packed, keys.count) } else { index[key] = keys.count }
     let id = keys.count
     keys.append(key)
     depth.append(parent < 0 ? 0 : depth[parent] + 1)
@@ -157,7 +157,7 @@ struct FlowGraph {
   private mutating func restore(_ snapshot: Snapshot, processing current: Int) {
     for key in keys[snapshot.nodeCount...] {
       if key.step >= 0, let packing = system.search.flowPacking {
-        packedIndex[packing.key(step: key.step, key.flow, flowStart: 0)] = nil
+        packedIndex.remove(packing.key(step: key.step, key.flow, flowStart: 0))
       } else {
         index[key] = nil
       }
@@ -254,7 +254,7 @@ struct FlowGraph {
   ) throws(UnassignedVariable) {
     defer { branch.restore(&after, from: values) }
     try branch.apply(to: values, into: &after)
-    for (variable, _) in branch.orderedEffects where !model.variables[variable].domain.contains(after[variable]) {
+    if let variable = system.search.firstOutsideDomain(branch.effectVariables, in: after) {
       let edge = appendEdge(from: from, to: from, response: response, branch: branch)
       record(
         .staysInDomain, atEdge: edge,

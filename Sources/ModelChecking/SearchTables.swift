@@ -40,6 +40,9 @@ public final class SearchTables: Sendable {
   let stateCheckSlots: [[Int]]
   let branchCheckSlots: [[Int]]
   let propertySlots: [Int]
+  /// Per model variable: the lowest and highest value of its domain (every domain is a range).
+  let domainLow: [Int]
+  let domainHigh: [Int]
 
   /// No tables: a transition system's until its rules are flattened.
   static let none = SearchTables()
@@ -58,6 +61,8 @@ public final class SearchTables: Sendable {
     stateCheckSlots = []
     branchCheckSlots = []
     propertySlots = []
+    domainLow = []
+    domainHigh = []
   }
 
   init(
@@ -120,6 +125,15 @@ public final class SearchTables: Sendable {
     propertySlots = propertyChecks.map { slot($0.invariant) }
     checkedInvariants = invariants
     invariantSlots = slots
+    let bounds = model.variables.map { variable -> (Int, Int) in
+      switch variable.domain {
+      case .bool: return (0, 1)
+      case .range(let r): return (r.lowerBound, r.upperBound)
+      case .enumeration(let names): return (0, names.count - 1)
+      }
+    }
+    domainLow = bounds.map(\.0)
+    domainHigh = bounds.map(\.1)
   }
 }
 
@@ -165,5 +179,11 @@ extension SearchTables {
       }
     }
     return -1
+  }
+
+  /// The first of `variables` whose value in `valuation` is outside its domain, if any.
+  func firstOutsideDomain(_ variables: [Int], in valuation: [Int]) -> Int? {
+    for v in variables where valuation[v] < domainLow[v] || valuation[v] > domainHigh[v] { return v }
+    return nil
   }
 }

@@ -1,13 +1,14 @@
-/// A map from integers to integers by open addressing, for the explorers' per-transition
-/// lookups: a multiplicative hash instead of `Hasher`'s SipHash, which was a quarter of a
-/// diff's time. A value type (copy on write), as the searches it serves are copied on a fork.
-struct IntTable {
+/// A map from integers to integers by open addressing (linear probing), for the searches'
+/// per-state and per-transition lookups: a multiplicative hash instead of `Hasher`'s SipHash,
+/// which was a quarter of a diff's time. A value type (copy on write), as the searches it
+/// serves are copied on a fork. Keys are any integer but `Int.min`.
+package struct IntTable {
   private static let empty = Int.min
   private var keys: [Int]
   private var values: [Int]
-  private(set) var count = 0
+  package private(set) var count = 0
 
-  init(capacity: Int = 16) {
+  package init(capacity: Int = 16) {
     var size = 16
     while size < 2 * capacity { size *= 2 }
     keys = [Int](repeating: Self.empty, count: size)
@@ -15,7 +16,7 @@ struct IntTable {
   }
 
   /// The value of `key` (never `Int.min`), if any.
-  subscript(key: Int) -> Int? {
+  package subscript(key: Int) -> Int? {
     var slot = Self.slot(key, keys.count)
     while true {
       let k = keys[slot]
@@ -26,7 +27,8 @@ struct IntTable {
   }
 
   /// Sets `key` to `value` unless it has a value; true when it was added.
-  mutating func insert(_ key: Int, _ value: Int) -> Bool {
+  @discardableResult
+  package mutating func insert(_ key: Int, _ value: Int) -> Bool {
     if 2 * (count + 1) > keys.count { grow() }
     var slot = Self.slot(key, keys.count)
     while true {
@@ -43,7 +45,7 @@ struct IntTable {
   }
 
   /// Every key, in slot order.
-  var keysInTable: [Int] {
+  package var keysInTable: [Int] {
     var found: [Int] = []
     found.reserveCapacity(count)
     for k in keys where k != Self.empty { found.append(k) }
@@ -52,6 +54,32 @@ struct IntTable {
 
   private static func slot(_ key: Int, _ size: Int) -> Int {
     Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(key)) &* 0x9E37_79B9_7F4A_7C15) >> 32) & (size - 1)
+  }
+
+  /// Removes `key` and its value, if there; the keys after it in its probe run move back
+  /// (Knuth's algorithm R), so every lookup still finds its key.
+  package mutating func remove(_ key: Int) {
+    let mask = keys.count - 1
+    var slot = Self.slot(key, keys.count)
+    while keys[slot] != key {
+      if keys[slot] == Self.empty { return }
+      slot = (slot + 1) & mask
+    }
+    keys[slot] = Self.empty
+    count -= 1
+    var next = (slot + 1) & mask
+    while keys[next] != Self.empty {
+      let home = Self.slot(keys[next], keys.count)
+      // The key at `next` moves to the hole unless its home lies cyclically in (slot, next].
+      let stays = slot <= next ? (slot < home && home <= next) : (slot < home || home <= next)
+      if !stays {
+        keys[slot] = keys[next]
+        values[slot] = values[next]
+        keys[next] = Self.empty
+        slot = next
+      }
+      next = (next + 1) & mask
+    }
   }
 
   private mutating func grow() {
