@@ -2,11 +2,12 @@ import Foundation
 
 extension ClassExplorer {
   /// `explore(_:)` on several threads: `visit` sees the same classes in the same order, on the
-  /// calling thread, while each of `helpers` explores on a thread of its own, at most
-  /// `bufferedClasses` classes ahead of the visitor.
+  /// calling thread, while each of `helpers` explores on a thread of its own, about
+  /// `bufferedClasses` classes ahead of the visitor at most (a thread may add one chunk of
+  /// `chunk` classes before it waits).
   ///
   /// The class tree is first expanded level by level, in visiting order, until it has about
-  /// `16 × threads` subtrees; threads then take the subtrees in that order, and the calling
+  /// `64 × threads` subtrees; threads then take the subtrees in that order, and the calling
   /// thread visits each subtree's classes as they come, in order. Helpers must explore the same
   /// models as this explorer with its vocabulary, so that a transition has one code on every
   /// thread, each over its own copy of the models (`ModelLoader.copyForThread`): threads that
@@ -51,8 +52,8 @@ extension ClassExplorer {
     handoff.waitForThreads(threads)
   }
 
-  /// The most classes explored and not yet visited that threads may hold beyond the subtree
-  /// being visited, by default. A class of the 2026 model holds about 80 KB (its transitions
+  /// The most classes explored and not yet visited (the subtree being visited's included) before
+  /// a thread exploring a later subtree waits, by default. A class of the 2026 model holds about 80 KB (its transitions
   /// and search tree on each side); fewer keep the threads waiting for the visitor. `diff` of
   /// the 2026 model with itself on 2 threads, peak memory and wall time: 512, 110 MB, 7.3–7.7 s;
   /// 1,024, 150 MB, 6.4–7.3 s; 2,048, 170 MB, 6.3–7.2 s (one thread: 42 MB, 10.3–11 s).
@@ -122,10 +123,12 @@ private final class Handoff: @unchecked Sendable {
     var explored: [Bool] = []
     var items: [ClassExplorer.Pending] = []
     var itemEntries: [Int] = []
+    var buffered = 0
     for entry in frontier {
       switch entry {
       case .finished(let c):
         found.append(c.map { [$0] } ?? [])
+        buffered += c == nil ? 0 : 1
         explored.append(true)
       case .subtree(let item):
         itemEntries.append(found.count)
@@ -135,6 +138,7 @@ private final class Handoff: @unchecked Sendable {
       }
     }
     self.found = found
+    self.buffered = buffered
     self.explored = explored
     self.items = items
     self.itemEntries = itemEntries

@@ -162,7 +162,11 @@ struct DiffAccumulator {
     func outcomes(_ s: SideBehaviour) -> [String] { same(s).map { vocabulary.decode($0).outcome }.sorted() }
     func trace(_ s: SideBehaviour) -> [TraceCall]? {
       if let t = s.trace(through: code) { return t }
-      return same(s).compactMap { s.trace(through: $0) }.min { $0.count < $1.count }
+      // The shortest; among as short, the first by text (a set's order changes from run to run).
+      func text(_ t: [TraceCall]) -> String {
+        t.map { "\($0.step)|\($0.response)|\($0.outcome)" }.joined(separator: "\n")
+      }
+      return same(s).compactMap { s.trace(through: $0) }.min { ($0.count, text($0)) < ($1.count, text($1)) }
     }
     return BehaviourGroup(
       step: key.step, state: key.state, response: key.response, oldOutcomes: outcomes(a), newOutcomes: outcomes(b),

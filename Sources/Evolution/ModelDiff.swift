@@ -66,12 +66,21 @@ public struct ModelDiff: Sendable {
     classes = classCount
     compared = builder.compared
     unchanged = builder.unchanged
-    changed = builder.changed.values.sorted { $0.configurations > $1.configurations }
-    added = builder.added.values.sorted { $0.configurations > $1.configurations }
-    removed = builder.removed.values.sorted { $0.configurations > $1.configurations }
-    lostDone = builder.lostDone.values.sorted { $0.configurations > $1.configurations }
-    compatibility = builder.findings.values.sorted {
-      ($0.platform, $0.kind.rawValue, $0.step) < ($1.platform, $1.kind.rawValue, $1.step)
+    // Most configurations first; groups with as many, by key (a dictionary's order changes
+    // from run to run).
+    func byCount(_ groups: [String: BehaviourGroup]) -> [BehaviourGroup] {
+      groups.sorted {
+        $0.value.configurations != $1.value.configurations
+          ? $0.value.configurations > $1.value.configurations : $0.key < $1.key
+      }.map(\.value)
     }
+    changed = byCount(builder.changed)
+    added = byCount(builder.added)
+    removed = byCount(builder.removed)
+    lostDone = byCount(builder.lostDone)
+    compatibility = builder.findings.sorted {
+      ($0.value.platform, $0.value.kind.rawValue, $0.value.step, $0.key)
+        < ($1.value.platform, $1.value.kind.rawValue, $1.value.step, $1.key)
+    }.map(\.value)
   }
 }

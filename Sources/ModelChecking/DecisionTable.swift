@@ -1,6 +1,7 @@
 import SignInModel
 
-/// `TransitionSystem.decisions` flattened for the simulators' hot path (`uniqueBranch`): every
+/// `TransitionSystem.decisions` flattened for the hot paths of the simulators and the explicit
+/// search (`uniqueBranch`): every
 /// rule list's alternatives as rows of integer arrays, and every guard's compiled code in one
 /// array. Walking it retains nothing per alternative, where the tree of `Decision` values and
 /// `Alternative` objects is retained and released at every rule.

@@ -25,8 +25,8 @@ struct Diff: ParsableCommand {
 
   @Option(
     help: """
-      Threads exploring the configuration classes (1 to 256; default: the number of cores); \
-      the report is the same for any number.
+      Threads exploring the configuration classes (1 to 256; default, and the most that run: \
+      the number of cores); the report is the same for any number.
       """)
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 

@@ -34,8 +34,8 @@ struct Lint: ParsableCommand {
 
   @Option(
     help: """
-      Threads exploring the configuration classes (1 to 256; default: the number of cores); \
-      the report is the same for any number.
+      Threads exploring the configuration classes (1 to 256; default, and the most that run: \
+      the number of cores); the report is the same for any number.
       """)
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
