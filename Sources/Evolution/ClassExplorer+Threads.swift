@@ -1,41 +1,36 @@
 import Foundation
+import SignInModel
 
 extension ClassExplorer {
   /// `explore(_:)` on several threads: `visit` sees the same classes in the same order, on the
-  /// calling thread, while each of `helpers` explores on a thread of its own, about
-  /// `bufferedClasses` classes ahead of the visitor at most (a thread may add one chunk of
-  /// `chunk` classes before it waits).
+  /// calling thread, while one thread per entry of `copies` (a copy of this explorer's models,
+  /// `ModelLoader.copyForThread`) explores over it, about `bufferedClasses` classes ahead of the
+  /// visitor at most (a thread may add one chunk of `chunk` classes before it waits). Each
+  /// thread reads its own copy because threads that share objects contend for their reference
+  /// counts, the visitor's included; all share this explorer's vocabulary, so that a
+  /// transition has one code on every thread. Without copies, `explore(_:)`.
   ///
   /// The class tree is first expanded level by level, in visiting order, until it has about
   /// `64 × threads` subtrees; threads then take the subtrees in that order, and the calling
-  /// thread visits each subtree's classes as they come, in order. Helpers must explore the same
-  /// models as this explorer with its vocabulary, so that a transition has one code on every
-  /// thread, each over its own copy of the models (`ModelLoader.copyForThread`): threads that
-  /// share objects contend for their reference counts, the visitor's included.
+  /// thread visits each subtree's classes as they come, in order.
   public func explore(
-    helpers: [ClassExplorer], bufferedClasses: Int = ClassExplorer.defaultBufferedClasses,
+    copies: [[SignInModel]], bufferedClasses: Int = ClassExplorer.defaultBufferedClasses,
     _ visit: (ExploredClass) -> Void
   ) {
-    guard !helpers.isEmpty else { return explore(visit) }
-    let threads = helpers.count
+    guard !copies.isEmpty else { return explore(visit) }
+    let threads = copies.count
     let frontier = expandedFrontier(target: 64 * threads)
     let handoff = Handoff(frontier, window: 4 * threads, bufferedClasses: bufferedClasses)
-    for explorer in helpers {
-      let worker = Unchecked(explorer)
+    for models in copies {
+      let worker = Unchecked(helper(over: models))
       Thread {
         while let (entry, item) = handoff.claim() {
           var classes: [ExploredClass] = []
-          var work = [item]
-          while let next = work.popLast() {
-            switch worker.value.advance(next) {
-            case .visit(let c):
-              guard let c else { continue }
-              classes.append(c)
-              if classes.count == Self.chunk {
-                handoff.append(classes, to: entry)
-                classes.removeAll(keepingCapacity: true)
-              }
-            case .fork(let children): work.append(contentsOf: children.reversed())
+          worker.value.explore(from: item) { c in
+            classes.append(c)
+            if classes.count == Self.chunk {
+              handoff.append(classes, to: entry)
+              classes.removeAll(keepingCapacity: true)
             }
           }
           handoff.append(classes, to: entry)
@@ -52,9 +47,10 @@ extension ClassExplorer {
     handoff.waitForThreads(threads)
   }
 
-  /// The most classes explored and not yet visited (the subtree being visited's included) before
-  /// a thread exploring a later subtree waits, by default. A class of the 2026 model holds about 80 KB (its transitions
-  /// and search tree on each side); fewer keep the threads waiting for the visitor. `diff` of
+  /// The most classes explored and not yet visited (the subtree being visited's included)
+  /// before a thread exploring a later subtree waits, by default. A class of the 2026 model
+  /// holds about 80 KB (its transitions and search tree on each side); fewer keep the threads
+  /// waiting for the visitor. `diff` of
   /// the 2026 model with itself on 2 threads, peak memory and wall time: 512, 110 MB, 7.3–7.7 s;
   /// 1,024, 150 MB, 6.4–7.3 s; 2,048, 170 MB, 6.3–7.2 s (one thread: 42 MB, 10.3–11 s).
   public static let defaultBufferedClasses = 1_024

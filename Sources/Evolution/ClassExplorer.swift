@@ -22,15 +22,18 @@ public struct ClassExplorer {
   let brokenConstraintsAllowed: Int
   /// Each side's constraints, compiled.
   private let constraintCodes: [[CompiledExpr]]
+  /// Per side, the step renames it was made with (for its helpers, `explore(copies:_:)`).
+  private let renames: [[String: String]]
 
   /// - Parameter vocabulary: the names' numbering; explorers of the same models that share one
-  ///   give the same transition the same code (`explore(helpers:_:)`).
+  ///   give the same transition the same code (`explore(copies:_:)`).
   public init(
     space: JointSpace, renames: [[String: String]] = [], brokenConstraintsAllowed: Int = 0,
     vocabulary: Vocabulary = Vocabulary()
   ) {
     self.space = space
     self.vocabulary = vocabulary
+    self.renames = renames
     // Flow variables every side has with the same domain: transitions are compared in their terms.
     let flows = space.sides.map { side in
       Set(side.model.flowIndices.map { "\(side.model.variables[$0].name):\(side.model.variables[$0].domain.spelling)" })
@@ -57,8 +60,11 @@ public struct ClassExplorer {
   }
 
   /// Hands every class to `visit`, depth first, forks in value order.
-  public func explore(_ visit: (ExploredClass) -> Void) {
-    var work: [Pending] = [root()]
+  public func explore(_ visit: (ExploredClass) -> Void) { explore(from: root(), visit) }
+
+  /// `explore(_:)` of the classes under `start`.
+  func explore(from start: Pending, _ visit: (ExploredClass) -> Void) {
+    var work = [start]
     while let item = work.popLast() {
       switch advance(item) {
       case .visit(let c): if let c { visit(c) }
@@ -78,6 +84,14 @@ public struct ClassExplorer {
   enum Advance {
     case visit(ExploredClass?)
     case fork([Pending])
+  }
+
+  /// An explorer like this one (same renames, constraints allowed broken and vocabulary) over
+  /// `models`, a copy of this one's models.
+  func helper(over models: [SignInModel]) -> ClassExplorer {
+    ClassExplorer(
+      space: JointSpace(models), renames: renames, brokenConstraintsAllowed: brokenConstraintsAllowed,
+      vocabulary: vocabulary)
   }
 
   func root() -> Pending {

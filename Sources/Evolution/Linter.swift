@@ -9,7 +9,7 @@ public struct Linter {
   /// Per thread exploring the classes beside the checks, its own copy of the model
   /// (`ModelLoader.copyForThread`); none: the classes are explored on the calling thread.
   public var copies: [SignInModel] = []
-  /// With copies, the most classes explored ahead of the checks (`ClassExplorer.explore(helpers:)`).
+  /// With copies, the most classes explored ahead of the checks (`ClassExplorer.explore(copies:)`).
   public var bufferedClasses = ClassExplorer.defaultBufferedClasses
 
   public init(model: SignInModel) { self.model = model }
@@ -32,10 +32,7 @@ public struct Linter {
     let counter = ConfigurationCounter(space: space)
     var classes: [ClassSummary] = []
     let explorer = ClassExplorer(space: space, brokenConstraintsAllowed: 1)
-    let helpers = copies.map {
-      ClassExplorer(space: JointSpace([$0]), brokenConstraintsAllowed: 1, vocabulary: explorer.vocabulary)
-    }
-    explorer.explore(helpers: helpers, bufferedClasses: bufferedClasses) { c in
+    explorer.explore(copies: copies.map { [$0] }, bufferedClasses: bufferedClasses) { c in
       guard let b = c.behaviours[0] else { return }
       let vocabulary = b.vocabulary
       // The responses the class's transitions give, each once (a mask, not a set per transition).

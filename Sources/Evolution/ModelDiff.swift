@@ -28,11 +28,11 @@ public struct ModelDiff: Sendable {
   public var isBreaking: Bool { !lostDone.isEmpty || !compatibility.isEmpty }
 
   /// - Parameters:
-  ///   - copies: per thread, its own copy of OLD and NEW (`ModelLoader.copyForThread`): the classes
-  ///     are explored on `copies.count` threads beside the comparison, with the same result.
+  ///   - copies: per thread, its own copy of OLD and NEW, in that order (`ModelLoader.copyForThread`):
+  ///     the classes are explored on `copies.count` threads beside the comparison, with the same result.
   ///   - bufferedClasses: with copies, the most classes explored ahead of the comparison.
   public init(
-    old: SignInModel, new: SignInModel, platforms: [String]? = nil, copies: [(SignInModel, SignInModel)] = [],
+    old: SignInModel, new: SignInModel, platforms: [String]? = nil, copies: [[SignInModel]] = [],
     bufferedClasses: Int = ClassExplorer.defaultBufferedClasses
   ) {
     self.old = old
@@ -52,11 +52,7 @@ public struct ModelDiff: Sendable {
     var builder = DiffAccumulator(
       old: old, new: new, space: space, platforms: platforms, vocabulary: explorer.vocabulary)
     var classCount = 0
-    let renames = stepRenames
-    let helpers = copies.map { oldCopy, newCopy in
-      ClassExplorer(space: JointSpace([oldCopy, newCopy]), renames: [renames, [:]], vocabulary: explorer.vocabulary)
-    }
-    explorer.explore(helpers: helpers, bufferedClasses: bufferedClasses) { c in
+    explorer.explore(copies: copies, bufferedClasses: bufferedClasses) { c in
       classCount += 1
       let nOld = c.behaviours[0] == nil ? 0 : counter.count(c.assignment, oldQuery)
       let nNew = c.behaviours[1] == nil ? 0 : counter.count(c.assignment, newQuery)

@@ -8,18 +8,16 @@ import SignInModel
 struct RuleTable {
   /// Every guard and effect, one after another.
   private(set) var code: [Int] = []
-  /// Per rule: its guard's range in `code`.
-  private var guardStart: [Int] = []
-  private var guardEnd: [Int] = []
-  /// Per rule: its effects' range in `effectVariable` and `effectStart`/`effectEnd`.
-  private var effectsStart: [Int] = []
-  private var effectsEnd: [Int] = []
+  /// Per rule: its guard's code (a range of `code`), and its effects (a range of `effectVariable`
+  /// and `effectCode`).
+  private var guardCode: [Range<Int>] = []
+  private var effects: [Range<Int>] = []
+  /// Per effect: the variable it sets and its code.
   private var effectVariable: [Int] = []
-  private var effectStart: [Int] = []
-  private var effectEnd: [Int] = []
+  private var effectCode: [Range<Int>] = []
   /// Per rule: the route it goes on to, or -1.
   private(set) var route: [Int] = []
-  /// Per rule: its `Rule`, for what the explorer reads once per matched rule.
+  /// Per rule: its `Rule`, for what the explorer works out per rule once, at its start.
   private(set) var rules: [Rule] = []
   /// The rules of step response (s, r) are `responseRules[responseStart[s] + r]`; of route k, `routeRules[k]`.
   private var responseStart: [Int] = []
@@ -43,25 +41,24 @@ struct RuleTable {
     let first = rules.count
     for rule in list {
       rules.append(rule)
-      (guardStart, guardEnd) = append(rule.guardCode, (guardStart, guardEnd))
-      effectsStart.append(effectVariable.count)
+      guardCode.append(append(rule.guardCode))
+      let firstEffect = effectVariable.count
       for (variable, value) in rule.effectCodes {
         effectVariable.append(variable)
-        (effectStart, effectEnd) = append(value, (effectStart, effectEnd))
+        effectCode.append(append(value))
       }
-      effectsEnd.append(effectVariable.count)
+      effects.append(firstEffect..<effectVariable.count)
       if case .route(let r) = rule.outcome { route.append(r) } else { route.append(-1) }
     }
     return first..<rules.count
   }
 
-  private mutating func append(_ expr: CompiledExpr, _ ranges: ([Int], [Int])) -> ([Int], [Int]) {
-    var (starts, ends) = ranges
-    starts.append(code.count)
+  /// Appends `expr`'s instructions to `code`; returns where they are.
+  private mutating func append(_ expr: CompiledExpr) -> Range<Int> {
+    let start = code.count
     code += expr.instructions
-    ends.append(code.count)
     stackDepth = max(stackDepth, expr.stackDepth)
-    return (starts, ends)
+    return start..<code.count
   }
 
   /// Code in place: the table's code, a valuation and a stack, for the rules' evaluation.
@@ -70,29 +67,29 @@ struct RuleTable {
     let code: UnsafeBufferPointer<Int>
     let stack: UnsafeMutablePointer<Int>
 
-    /// The value of code `start..<end` over `valuation`.
+    /// The value of the code at `range` over `valuation`.
     /// - Throws: `UnassignedVariable` for the first unassigned variable it reads.
-    func value(_ start: Int, _ end: Int, _ valuation: UnsafeBufferPointer<Int>) throws(UnassignedVariable) -> Int {
+    func value(_ range: Range<Int>, _ valuation: UnsafeBufferPointer<Int>) throws(UnassignedVariable) -> Int {
       var missing = -1
       let result = CompiledExpr.run(
-        code: UnsafeBufferPointer(rebasing: code[start..<end]), valuation: valuation, stack: stack, missing: &missing)
+        code: UnsafeBufferPointer(rebasing: code[range]), valuation: valuation, stack: stack, missing: &missing)
       if missing >= 0 { throw UnassignedVariable(index: missing) }
       return result
     }
 
     func guardHolds(_ rule: Int, _ valuation: UnsafeBufferPointer<Int>) throws(UnassignedVariable) -> Bool {
-      try value(table.guardStart[rule], table.guardEnd[rule], valuation) != 0
+      try value(table.guardCode[rule], valuation) != 0
     }
 
     /// Writes rule `rule`'s effects, each evaluated over `valuation`, into `target` from `offset`.
     func applyEffects(
       _ rule: Int, _ valuation: UnsafeBufferPointer<Int>, into target: inout [Int], at offset: Int
     ) throws(UnassignedVariable) {
-      for e in table.effectsStart[rule]..<table.effectsEnd[rule] {
-        target[offset + table.effectVariable[e]] = try value(table.effectStart[e], table.effectEnd[e], valuation)
+      for e in table.effects[rule] {
+        target[offset + table.effectVariable[e]] = try value(table.effectCode[e], valuation)
       }
     }
 
-    func hasEffects(_ rule: Int) -> Bool { table.effectsEnd[rule] > table.effectsStart[rule] }
+    func hasEffects(_ rule: Int) -> Bool { !table.effects[rule].isEmpty }
   }
 }

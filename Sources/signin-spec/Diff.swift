@@ -23,24 +23,7 @@ struct Diff: ParsableCommand {
 
   @Option(help: "Output format: text, json or markdown.") var format: Format = .text
 
-  @Option(
-    help: """
-      Threads exploring the configuration classes (1 to 256; default, and the most that run: \
-      the number of cores); the report is the same for any number.
-      """)
-  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
-
-  @Option(
-    help: """
-      With more than one thread, the most configuration classes explored ahead of the comparison \
-      (1 to 1000000): each holds about 80 KB on the 2026 model; fewer keep the threads waiting.
-      """)
-  var bufferedClasses: Int = ClassExplorer.defaultBufferedClasses
-
-  func validate() throws {
-    try OptionChecks.range(jobs, 1...OptionChecks.maxJobs, "--jobs")
-    try OptionChecks.range(bufferedClasses, 1...1_000_000, "--buffered-classes")
-  }
+  @OptionGroup var threads: ClassThreadOptions
 
   func run() throws {
     let oldModel = try ModelSource.load(old)
@@ -53,25 +36,12 @@ struct Diff: ParsableCommand {
     }
     let diff = ModelDiff(
       old: oldModel, new: newModel, platforms: platform.isEmpty ? nil : platform,
-      copies: Self.copies(oldModel, newModel, threads: jobs), bufferedClasses: bufferedClasses)
+      copies: threads.copies(of: [oldModel, newModel]), bufferedClasses: threads.bufferedClasses)
     switch format {
     case .text: print(DiffTextReport.render(diff))
     case .json: print(DiffJSONReport.render(diff, tool: "signin-spec \(SignInSpec.version)"))
     case .markdown: print(DiffMarkdownReport.render(diff))
     }
     if diff.isBreaking { throw ExitStatus.violation }
-  }
-
-  /// A copy of both models per thread the cores can run at once (none for one thread); none
-  /// when a model cannot be copied (a git revision, or one past `ModelLoader.copyRuleLimit`),
-  /// and then the classes are explored on one thread.
-  static func copies(_ old: SignInModel, _ new: SignInModel, threads: Int) -> [(SignInModel, SignInModel)] {
-    let threads = min(threads, ProcessInfo.processInfo.activeProcessorCount)
-    var copies: [(SignInModel, SignInModel)] = []
-    for _ in 0..<(threads > 1 ? threads : 0) {
-      guard let o = ModelLoader.copyForThread(old), let n = ModelLoader.copyForThread(new) else { return [] }
-      copies.append((o, n))
-    }
-    return copies
   }
 }

@@ -32,24 +32,10 @@ struct Lint: ParsableCommand {
   @Option(help: "Also write a SARIF 2.1.0 log (each warning at its model line) to this file.")
   var sarif: String?
 
-  @Option(
-    help: """
-      Threads exploring the configuration classes (1 to 256; default, and the most that run: \
-      the number of cores); the report is the same for any number.
-      """)
-  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
-
-  @Option(
-    help: """
-      With more than one thread, the most configuration classes explored ahead of the checks \
-      (1 to 1000000): each holds about 80 KB on the 2026 model; fewer keep the threads waiting.
-      """)
-  var bufferedClasses: Int = ClassExplorer.defaultBufferedClasses
+  @OptionGroup var threads: ClassThreadOptions
 
   func validate() throws {
     try OptionChecks.output(sarif, "--sarif")
-    try OptionChecks.range(jobs, 1...OptionChecks.maxJobs, "--jobs")
-    try OptionChecks.range(bufferedClasses, 1...1_000_000, "--buffered-classes")
   }
 
   func run() throws {
@@ -57,8 +43,8 @@ struct Lint: ParsableCommand {
     var runs: [(model: SignInModel, warnings: [LintWarning])] = []
     for model in try modelOptions.loadModels() {
       var linter = Linter(model: model)
-      linter.copies = Self.copies(of: model, threads: jobs)
-      linter.bufferedClasses = bufferedClasses
+      linter.copies = threads.copies(of: [model]).map { $0[0] }
+      linter.bufferedClasses = threads.bufferedClasses
       let warnings = linter.warnings()
       runs.append((model, warnings))
       if format == .text {
@@ -78,18 +64,6 @@ struct Lint: ParsableCommand {
       }
     }
     if strict && unacknowledged > 0 { throw ExitStatus.violation }
-  }
-
-  /// A copy of the model per thread the cores can run at once (none for one thread); none when
-  /// it cannot be copied (one past `ModelLoader.copyRuleLimit`), and then one thread explores.
-  static func copies(of model: SignInModel, threads: Int) -> [SignInModel] {
-    let threads = min(threads, ProcessInfo.processInfo.activeProcessorCount)
-    var copies: [SignInModel] = []
-    for _ in 0..<(threads > 1 ? threads : 0) {
-      guard let copy = ModelLoader.copyForThread(model) else { return [] }
-      copies.append(copy)
-    }
-    return copies
   }
 }
 

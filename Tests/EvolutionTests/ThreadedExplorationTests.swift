@@ -56,13 +56,12 @@ struct ThreadedExplorationTests {
     }
   }
 
-  /// Each of `threads` helpers explores its own copy of `names`' models.
-  static func helpers(_ explorer: ClassExplorer, _ names: [String], threads: Int) throws -> [ClassExplorer] {
+  /// A copy of `names`' models for each of `threads` threads.
+  static func copies(_ names: [String], threads: Int) throws -> [[SignInModel]] {
     try (0..<threads).map { _ in
-      let copies = try names.map { name in
+      try names.map { name in
         try #require(ModelLoader.copyForThread(try EvolutionPairs.model(name)), "a copy of \(name)")
       }
-      return ClassExplorer(space: JointSpace(copies), vocabulary: explorer.vocabulary)
     }
   }
 
@@ -80,7 +79,7 @@ struct ThreadedExplorationTests {
     one.explore { alone.record($0) }
     let explorer = ClassExplorer(space: JointSpace(models))
     var together = Recorder(explorer.vocabulary, numbering)
-    explorer.explore(helpers: try Self.helpers(explorer, names, threads: threads), bufferedClasses: buffered) {
+    explorer.explore(copies: try Self.copies(names, threads: threads), bufferedClasses: buffered) {
       together.record($0)
     }
     #expect(alone.seen.count > 100)
@@ -93,7 +92,7 @@ struct ThreadedExplorationTests {
     let old = try EvolutionPairs.model("2023-swift")
     let new = try EvolutionPairs.model("2024-flutter")
     let copies = try (0..<2).map { _ in
-      (try #require(ModelLoader.copyForThread(old)), try #require(ModelLoader.copyForThread(new)))
+      [try #require(ModelLoader.copyForThread(old)), try #require(ModelLoader.copyForThread(new))]
     }
     let alone = DiffJSONReport.render(ModelDiff(old: old, new: new), tool: "t")
     let together = DiffJSONReport.render(ModelDiff(old: old, new: new, copies: copies, bufferedClasses: 3), tool: "t")
