@@ -40,7 +40,7 @@ public final class SearchTables: Sendable {
   let stateCheckSlots: [[Int]]
   let branchCheckSlots: [[Int]]
   let propertySlots: [Int]
-  /// Per model variable: the lowest and highest value of its domain (every domain is a range).
+  /// Per model variable: the lowest and highest value of its domain (`Domain.bounds`).
   let domainLow: [Int]
   let domainHigh: [Int]
 
@@ -125,15 +125,9 @@ public final class SearchTables: Sendable {
     propertySlots = propertyChecks.map { slot($0.invariant) }
     checkedInvariants = invariants
     invariantSlots = slots
-    let bounds = model.variables.map { variable -> (Int, Int) in
-      switch variable.domain {
-      case .bool: return (0, 1)
-      case .range(let r): return (r.lowerBound, r.upperBound)
-      case .enumeration(let names): return (0, names.count - 1)
-      }
-    }
-    domainLow = bounds.map(\.0)
-    domainHigh = bounds.map(\.1)
+    // An empty domain contains nothing: its bounds are 0 and -1.
+    domainLow = model.variables.map { $0.domain.bounds?.lowerBound ?? 0 }
+    domainHigh = model.variables.map { $0.domain.bounds?.upperBound ?? -1 }
   }
 }
 

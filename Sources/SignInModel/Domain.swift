@@ -22,6 +22,16 @@ public enum Domain: Hashable, Sendable {
     }
   }
 
+  /// The lowest and highest stored value (every domain is a range of them); nil for an empty
+  /// enumeration. Read without listing the values.
+  public var bounds: ClosedRange<Int>? {
+    switch self {
+    case .bool: return 0...1
+    case .range(let r): return r
+    case .enumeration(let names): return names.isEmpty ? nil : 0...(names.count - 1)
+    }
+  }
+
   public func contains(_ value: Int) -> Bool {
     switch self {
     case .bool: return value == 0 || value == 1
