@@ -353,7 +353,7 @@ struct Aggregate {
     guard let graph = leaf.graph else { return }
     statistics.configurationClasses += 1
     statistics.configurations += leaf.covered
-    statistics.states += graph.keys.count
+    statistics.states += graph.nodeCount
     statistics.transitions += graph.edges.count
     stepsReached.formUnion(graph.stepsReached)
     witnessedFailAuthentication = witnessedFailAuthentication || graph.witnessedFailAuthentication

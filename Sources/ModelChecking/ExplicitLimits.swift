@@ -58,7 +58,7 @@ final class LimitBudget: @unchecked Sendable {
     let depth = graph.depth.last ?? 0
     lock.lock()
     defer { lock.unlock() }
-    states += graph.keys.count
+    states += graph.nodeCount
     classes += 1
     if let progress {
       let now = DispatchTime.now().uptimeNanoseconds

@@ -7,7 +7,7 @@ extension FlowGraph {
   /// The first node, in breadth-first order (so one with the fewest calls from `signIn`), at
   /// which `predicate` holds of its step (-1 after a restart) and valuation.
   func firstNode(where predicate: (_ step: Int, _ valuation: [Int]) -> Bool) -> Int? {
-    keys.indices.first { predicate(keys[$0].step, valuation(of: $0)) }
+    nodeSteps.indices.first { predicate(nodeSteps[$0], valuation(of: $0)) }
   }
 
   /// The calls of a shortest path from `signIn` to a state where `predicate` holds, or nil if
@@ -21,7 +21,7 @@ extension FlowGraph {
   /// The path to `node`, then the call of `response` there: the edge it takes, or, when its
   /// rules decide no outcome, an `undetermined` call.
   func path(to node: Int, thenCalling response: Int) -> (edges: [Int], then: [TraceStep]) {
-    if let taken = outEdges[node].first(where: { edges[$0].response == response }) {
+    if let taken = outEdges(node).first(where: { edges[$0].response == response }) {
       return (path(to: node) + [taken], [])
     }
     return (path(to: node), [undeterminedCall(at: node, response: response, "no rule leads anywhere", lines: [])])
@@ -34,12 +34,12 @@ extension FlowGraph {
     // The shallowest node of each step; among them the closest to done, and of those the deepest.
     var best: Int? = nil
     var seen = Set<Int>()
-    for (n, key) in keys.enumerated() where key.step >= 0 && !model.steps[key.step].isTerminal {
-      guard seen.insert(key.step).inserted else { continue }
-      if best == nil || structure.distanceToDone[key.step] <= structure.distanceToDone[keys[best!].step] { best = n }
+    for (n, step) in nodeSteps.enumerated() where step >= 0 && !model.steps[step].isTerminal {
+      guard seen.insert(step).inserted else { continue }
+      if best == nil || structure.distanceToDone[step] <= structure.distanceToDone[nodeSteps[best!]] { best = n }
     }
     guard let node = best else { return nil }
-    let step = keys[node].step
+    let step = nodeSteps[node]
     let distance = structure.distanceToDone[step]
     let here = "'\(model.steps[step].id)' (\(model.file):\(model.steps[step].line))"
     let way = structure.waysOut[step].first { distance != .max && structure.distanceToDone[$0.target] == distance - 1 }
@@ -55,7 +55,7 @@ extension FlowGraph {
       + (blocked.isEmpty ? "its rules apply" : blocked.joined(separator: " and "))
       + " holds, which it does not for this configuration"
     let (edges, then) = path(to: node, thenCalling: branch.response)
-    if then.isEmpty, let last = edges.last, let line = self.edges[last].ruleLines.last {
+    if then.isEmpty, let last = edges.last, let line = system.branches[self.edges[last].branch].ruleLines.last {
       detail += "; the rule at \(model.file):\(line) applies instead"
     }
     return (edges, then, detail)
@@ -67,8 +67,8 @@ extension FlowGraph {
     guard stepsReached.count < model.steps.count else { return [:] }
     let open = structure.waysOut.map { $0.filter { !stepsReached.contains($0.target) } }
     var found: [Int: (node: Int, branch: Int)] = [:]
-    for (n, key) in keys.enumerated() where key.step >= 0 && !open[key.step].isEmpty {
-      for way in open[key.step] where found[way.target] == nil { found[way.target] = (n, way.branch) }
+    for (n, step) in nodeSteps.enumerated() where step >= 0 && !open[step].isEmpty {
+      for way in open[step] where found[way.target] == nil { found[way.target] = (n, way.branch) }
     }
     return found
   }

@@ -6,10 +6,14 @@ import SignInModel
 /// A configuration class is a partial assignment of configuration variables under which
 /// the whole exploration never reads an unassigned one; `explore` throws
 /// `UnassignedVariable` otherwise, and the checker forks on that variable.
+///
+/// Nodes, edges and out-edge lists are kept in flat arrays of integers (a node's flow is a
+/// slice of `flows`, an edge names its branch), so the copy a fork makes and every append
+/// touch no reference count.
 struct FlowGraph {
+  /// A state's key where the model has no `FlowPacking`: its step and flow.
   struct NodeKey: Hashable {
-    var step: Int  // -1 for a restart
-    var reason: String
+    var step: Int
     var flow: [Int]
   }
 
@@ -17,8 +21,8 @@ struct FlowGraph {
     var from: Int
     var to: Int
     var response: Int
-    var outcome: Outcome
-    var ruleLines: [Int]
+    /// The branch taken (`system.branches`): its outcome and rule lines are the edge's.
+    var branch: Int
   }
 
   /// The rules it evaluates (a worker sets its own copy's, `ExplicitChecker.workerSystems`).
@@ -30,14 +34,23 @@ struct FlowGraph {
   /// The next node to process; everything before it is explored.
   private(set) var cursor = 0
   private var started = false
-  private(set) var keys: [NodeKey] = []
+  /// Per node, its step (-1 for a restart).
+  private(set) var nodeSteps: [Int] = []
+  /// Per node, its flow: `flowCount` values from `node * flowCount` (zeros for a restart).
+  private var flows: [Int] = []
+  private let flowCount: Int
   private(set) var depth: [Int] = []
   private(set) var parentEdge: [Int] = []
-  private(set) var outEdges: [[Int]] = []
   private(set) var edges: [Edge] = []
-  /// Nodes by key: by `FlowPacking` key where the model has one (restarts always here).
-  private var index: [NodeKey: Int] = [:]
+  /// The out-edges of every processed node, one node after another: node n's are
+  /// `outList[outStart[n]..<outStart[n + 1]]` (the last processed node's run to the end).
+  private var outList: [Int] = []
+  private var outStart: [Int] = []
+  /// Nodes by `FlowPacking` key, or by step and flow where the model has none.
   private var packedIndex = IntTable()
+  private var index: [NodeKey: Int] = [:]
+  /// Per restart reason (`SearchTables.restartReasons`), its node, or -1.
+  private var restartNodes: [Int]
   /// For each edge and model property k: whether its predicate (slot 2k) and `leadsTo` target
   /// (2k+1) hold after it, `markStride` slots per edge, in one array (not one per edge).
   private var edgeMarks: [Bool] = []
@@ -63,51 +76,74 @@ struct FlowGraph {
   init(system: TransitionSystem, configuration: [Int]) {
     self.system = system
     self.configuration = configuration
+    flowCount = system.model.flowIndices.count
     markStride = 2 * system.propertyChecks.count
     found = Array(repeating: false, count: system.search.checkedInvariants.count)
+    restartNodes = Array(repeating: -1, count: system.search.restartReasons.count)
   }
+
+  /// The number of nodes (states) found so far.
+  var nodeCount: Int { nodeSteps.count }
 
   /// Whether mark `slot` holds after edge `e` (`edgeMarks`).
   private func mark(_ e: Int, _ slot: Int) -> Bool { edgeMarks[e * markStride + slot] }
 
   private var flowStart: Int { model.flowIndices.lowerBound }
 
-  func valuation(of node: Int) -> [Int] { configuration + keys[node].flow }
-
-  /// The node of `key`, made (as a child of `parent` through `edge`) if new.
-  @discardableResult
-  private mutating func node(_ key: NodeKey, parent: Int, edge: Int) -> Int {
-    if key.step >= 0, let packing = system.search.flowPacking {
-      let packed = packing.key(step: key.step, key.flow, flowStart: 0)
-      if let existing = packedIndex[packed] { return existing }
-      return newNode(key, packed: packed, parent: parent, edge: edge)
-    }
-    if let existing = index[key] { return existing }
-    return newNode(key, packed: nil, parent: parent, edge: edge)
+  /// The flow of `node` (empty for a restart).
+  func flow(of node: Int) -> ArraySlice<Int> {
+    nodeSteps[node] < 0 ? [] : flows[node * flowCount..<(node + 1) * flowCount]
   }
 
-  /// Makes the node of `key` (known to be new), indexed by its packed key when it has one, else
-  /// by `key`.
-  private mutating func newNode(_ key: NodeKey, packed: Int?, parent: Int, edge: Int) -> Int {
-    if let packed { packedIndex.insert(packed, keys.count) } else { index[key] = keys.count }
-    let id = keys.count
-    keys.append(key)
-    depth.append(parent < 0 ? 0 : depth[parent] + 1)
-    parentEdge.append(edge)
-    outEdges.append([])
-    return id
+  func valuation(of node: Int) -> [Int] { configuration + flow(of: node) }
+
+  /// The out-edges of `node` (none before it is processed).
+  func outEdges(_ node: Int) -> ArraySlice<Int> {
+    guard node < outStart.count else { return [] }
+    return outList[outStart[node]..<outEnd(node)]
+  }
+
+  private func outEnd(_ node: Int) -> Int { node + 1 < outStart.count ? outStart[node + 1] : outList.count }
+
+  /// The outcome of edge `e`'s branch.
+  func outcome(of e: Int) -> Outcome { system.branches[edges[e].branch].outcome }
+
+  /// The reason of restart node `node`, from the branch that made it.
+  func restartReason(of node: Int) -> String {
+    system.search.restartReasons[system.search.restartReason[edges[parentEdge[node]].branch]]
   }
 
   /// The node of `step` with the flow of `valuation` (a whole valuation), made as a child of
   /// `parent` through `edge` if new: on a packed model the flow is copied out only for a new node.
   private mutating func node(step: Int, _ valuation: [Int], parent: Int, edge: Int) -> Int {
-    guard let packing = system.search.flowPacking else {
-      return node(NodeKey(step: step, reason: "", flow: Array(valuation[flowStart...])), parent: parent, edge: edge)
+    if let packing = system.search.flowPacking {
+      let packed = packing.key(step: step, valuation, flowStart: flowStart)
+      if let existing = packedIndex[packed] { return existing }
+      packedIndex.insert(packed, nodeSteps.count)
+    } else {
+      let key = NodeKey(step: step, flow: Array(valuation[flowStart...]))
+      if let existing = index[key] { return existing }
+      index[key] = nodeSteps.count
     }
-    let packed = packing.key(step: step, valuation, flowStart: flowStart)
-    if let existing = packedIndex[packed] { return existing }
-    let key = NodeKey(step: step, reason: "", flow: Array(valuation[flowStart...]))
-    return newNode(key, packed: packed, parent: parent, edge: edge)
+    flows.append(contentsOf: valuation[flowStart...])
+    return newNode(step: step, parent: parent, edge: edge)
+  }
+
+  /// The node of restart reason `reason`, made as a child of `parent` through `edge` if new.
+  private mutating func restartNode(_ reason: Int, parent: Int, edge: Int) -> Int {
+    if restartNodes[reason] >= 0 { return restartNodes[reason] }
+    restartNodes[reason] = nodeSteps.count
+    flows.append(contentsOf: repeatElement(0, count: flowCount))
+    return newNode(step: -1, parent: parent, edge: edge)
+  }
+
+  /// Makes a node (its flow already appended, its key indexed).
+  private mutating func newNode(step: Int, parent: Int, edge: Int) -> Int {
+    let id = nodeSteps.count
+    nodeSteps.append(step)
+    depth.append(parent < 0 ? 0 : depth[parent] + 1)
+    parentEdge.append(edge)
+    return id
   }
 
   /// What `process` may change, so a node whose processing read an unassigned variable
@@ -130,16 +166,15 @@ struct FlowGraph {
   mutating func explore(maxNodes: Int = .max, maxDepth: Int = .max) throws(UnassignedVariable) {
     if !started {
       started = true
-      let initialFlow = model.flowIndices.map { model.variables[$0].initial }
-      node(NodeKey(step: 0, reason: "", flow: initialFlow), parent: -1, edge: -1)
+      node(step: 0, configuration + model.flowIndices.map { model.variables[$0].initial }, parent: -1, edge: -1)
     }
-    while cursor < keys.count {
-      if keys.count > maxNodes || depth[cursor] > maxDepth {
+    while cursor < nodeSteps.count {
+      if nodeSteps.count > maxNodes || depth[cursor] > maxDepth {
         stoppedEarly = true
         return
       }
       let snapshot = Snapshot(
-        nodeCount: keys.count, edgeCount: edges.count, violations: violations, stepsReached: stepsReached,
+        nodeCount: nodeSteps.count, edgeCount: edges.count, violations: violations, stepsReached: stepsReached,
         flags: (witnessedFailAuthentication, witnessedOffer, witnessedRequiredMFA, doneReached),
         witnessedProperties: witnessedProperties, found: found)
       do {
@@ -155,20 +190,23 @@ struct FlowGraph {
   }
 
   private mutating func restore(_ snapshot: Snapshot, processing current: Int) {
-    for key in keys[snapshot.nodeCount...] {
-      if key.step >= 0, let packing = system.search.flowPacking {
-        packedIndex.remove(packing.key(step: key.step, key.flow, flowStart: 0))
+    for n in snapshot.nodeCount..<nodeSteps.count {
+      if nodeSteps[n] < 0 {
+        restartNodes[system.search.restartReason[edges[parentEdge[n]].branch]] = -1
+      } else if let packing = system.search.flowPacking {
+        packedIndex.remove(packing.key(step: nodeSteps[n], flows, flowStart: n * flowCount))
       } else {
-        index[key] = nil
+        index[NodeKey(step: nodeSteps[n], flow: Array(flow(of: n)))] = nil
       }
     }
-    keys.removeSubrange(snapshot.nodeCount...)
+    nodeSteps.removeSubrange(snapshot.nodeCount...)
+    flows.removeSubrange((snapshot.nodeCount * flowCount)...)
     depth.removeSubrange(snapshot.nodeCount...)
     parentEdge.removeSubrange(snapshot.nodeCount...)
-    outEdges.removeSubrange(snapshot.nodeCount...)
     edges.removeSubrange(snapshot.edgeCount...)
     edgeMarks.removeSubrange((snapshot.edgeCount * markStride)...)
-    outEdges[current] = []
+    outList.removeSubrange(outStart[current]...)
+    outStart.removeSubrange(current...)
     violations = snapshot.violations
     stepsReached = snapshot.stepsReached
     (witnessedFailAuthentication, witnessedOffer, witnessedRequiredMFA, doneReached) = snapshot.flags
@@ -177,59 +215,61 @@ struct FlowGraph {
   }
 
   private mutating func process(_ current: Int) throws(UnassignedVariable) {
-    let key = keys[current]
-    guard key.step >= 0 else { return }
-    let step = model.steps[key.step]
-    stepsReached.insert(key.step)
+    outStart.append(outList.count)
+    let s = nodeSteps[current]
+    guard s >= 0 else { return }
+    let tables = system.search
+    stepsReached.insert(s)
     if current == 0 { try checkPropertiesAtStart() }
-    try checkFacts(atNode: current, step: key.step)
-    if step.isSignedIn != (step.kind == .signedIn) {
+    try checkFacts(atNode: current, step: s)
+    if tables.stepReportsSignedIn[s] != tables.stepIsDone[s] {
+      let step = model.steps[s]
       record(
         .isSignedInIffDone, atNode: current,
         "step '\(step.id)' reports isSignedIn = \(step.isSignedIn) but "
           + "\(step.kind == .signedIn ? "is" : "is not") the done step")
     }
-    if step.isTerminal {
-      if step.kind == .signedIn { doneReached = true }
+    if tables.stepIsTerminal[s] {
+      if tables.stepIsDone[s] { doneReached = true }
       return
     }
-    let values = configuration + key.flow
+    let values = valuation(of: current)
     // The valuation after each branch, written in place (one array per state, not per edge).
     var after = values
-    if let offers = step.offers { try checkOffers(offers, step: step, node: current, values: values) }
+    if tables.stepOffers[s] { try checkOffers(step: s, node: current, values: values) }
 
     var firstMismatch: TraceStep? = nil
     var matching: [Int] = []
-    for (k, stepResponse) in step.responses.enumerated() {
+    for (k, response) in tables.stepResponses[s].enumerated() {
       var mismatches: [TransitionSystem.Mismatch] = []
-      try system.matchingBranches(
-        step: key.step, responseSlot: k, valuation: values, into: &matching, mismatches: &mismatches)
+      try system.matchingBranches(step: s, responseSlot: k, valuation: values, into: &matching, mismatches: &mismatches)
       if let first = mismatches.first {
         let lines = first.matchingLines.map(String.init).joined(separator: ", ")
         let what = first.matchingLines.isEmpty ? "no rule matches" : "rules at lines \(lines) all match"
         let call = undeterminedCall(
-          at: current, response: stepResponse.response, "\(first.place): \(what)",
+          at: current, response: response, "\(first.place): \(what)",
           lines: first.matchingLines.isEmpty ? first.ruleLines : first.matchingLines)
         firstMismatch = firstMismatch ?? call
         record(.deterministic, atNode: current, "\(first.place): \(what)", then: call)
       }
       for b in matching {
-        try add(
-          system.branches[b], index: b, from: current, response: stepResponse.response, values: values, after: &after)
+        try add(system.branches[b], index: b, from: current, response: response, values: values, after: &after)
       }
     }
-    if outEdges[current].isEmpty {
+    if outList.count == outStart[current] {
       record(
-        .terminates, atNode: current, "dead end: no response leads anywhere from step '\(step.id)'",
+        .terminates, atNode: current, "dead end: no response leads anywhere from step '\(model.steps[s].id)'",
         then: firstMismatch)
     }
   }
 
-  private mutating func checkOffers(_ offers: Offers, step: Step, node: Int, values: [Int]) throws(UnassignedVariable) {
+  private mutating func checkOffers(step s: Int, node: Int, values: [Int]) throws(UnassignedVariable) {
     witnessedOffer = true
+    let step = model.steps[s]
+    guard let offers = step.offers else { return }
     let set = model.optionSets[offers.optionSet]
     var offered: [String] = []
-    let checks = system.search.offerChecks[keys[node].step]
+    let checks = system.search.offerChecks[s]
     for check in checks where try check.when.holds(values) {
       let option = check.option
       offered.append(set.options[option].name)
@@ -255,7 +295,7 @@ struct FlowGraph {
     defer { branch.restore(&after, from: values) }
     try branch.apply(to: values, into: &after)
     if let variable = system.search.firstOutsideDomain(branch.effectVariables, in: after) {
-      let edge = appendEdge(from: from, to: from, response: response, branch: branch)
+      let edge = appendEdge(from: from, to: from, response: response, branch: index)
       record(
         .staysInDomain, atEdge: edge,
         "'\(model.variables[variable].name)' is set to \(after[variable]), outside its domain "
@@ -265,19 +305,17 @@ struct FlowGraph {
     let step: Int
     switch branch.outcome {
     case .step(let s): step = s
-    case .error: step = keys[from].step
+    case .error: step = nodeSteps[from]
     case .restart: step = -1
     case .route: return  // branches never end in a route
     }
-    let edge = appendEdge(from: from, to: -1, response: response, branch: branch)
-    let target: Int
-    if case .restart(let reason) = branch.outcome {
-      target = node(NodeKey(step: -1, reason: reason, flow: []), parent: from, edge: edge)
-    } else {
-      target = node(step: step, after, parent: from, edge: edge)
-    }
+    let edge = appendEdge(from: from, to: -1, response: response, branch: index)
+    let target =
+      step < 0
+      ? restartNode(system.search.restartReason[index], parent: from, edge: edge)
+      : node(step: step, after, parent: from, edge: edge)
     edges[edge].to = target
-    outEdges[from].append(edge)
+    outList.append(edge)
 
     try checkFacts(branch, index: index, edge: edge, values: values, after: after)
     try checkProperties(branch: index, edge: edge, values: values)
@@ -289,7 +327,7 @@ struct FlowGraph {
         "the define trigger failed authentication, yet the flow goes on to step '\(model.steps[s].id)' "
           + "without a new signIn")
     }
-    if case .step(let s) = branch.outcome, model.steps[s].kind == .signedIn {
+    if case .step(let s) = branch.outcome, system.search.stepIsDone[s] {
       if after[model.builtins.firstFactorVerified] == 0 {
         record(.noFactorSkipped, atEdge: edge, "reached '\(model.steps[s].id)' without verifying a first factor")
       } else if let required = system.search.mfaRequirementCode, try required.holds(after) {
@@ -303,8 +341,8 @@ struct FlowGraph {
     }
   }
 
-  private mutating func appendEdge(from: Int, to: Int, response: Int, branch: TransitionSystem.Branch) -> Int {
-    edges.append(Edge(from: from, to: to, response: response, outcome: branch.outcome, ruleLines: branch.ruleLines))
+  private mutating func appendEdge(from: Int, to: Int, response: Int, branch: Int) -> Int {
+    edges.append(Edge(from: from, to: to, response: response, branch: branch))
     if markStride > 0 { edgeMarks.append(contentsOf: repeatElement(false, count: markStride)) }
     return edges.count - 1
   }
@@ -329,7 +367,7 @@ struct FlowGraph {
     search: while head < queue.count {
       let n = queue[head]
       head += 1
-      for e in outEdges[n] {
+      for e in outEdges(n) {
         let t = edges[e].to
         guard t >= 0, components[t] == component else { continue }
         if t == entry {
@@ -350,7 +388,7 @@ struct FlowGraph {
       cursor = edges[e].from
     }
     let prefix = path(to: entry)
-    let stepName = model.steps[keys[entry].step].id
+    let stepName = model.steps[nodeSteps[entry]].id
     let candidate = counterexample(
       .terminates, "a cycle at step '\(stepName)' can repeat forever without reaching done or a restart",
       edges: prefix + loop, loopStart: prefix.count)
@@ -360,7 +398,7 @@ struct FlowGraph {
 
   /// For each node, the id of its non-trivial strongly connected component (a cycle), or -1.
   private func stronglyConnectedComponents() -> [Int] {
-    let count = keys.count
+    let count = nodeSteps.count
     var indexOf = [Int](repeating: -1, count: count)
     var low = [Int](repeating: 0, count: count)
     var onStack = [Bool](repeating: false, count: count)
@@ -370,14 +408,16 @@ struct FlowGraph {
     var nextComponent = 0
     // A node takes part in cycles when it is on a non-terminal step; its successors are the
     // targets of its out-edges that are, in edge order (read in place, not as an array per node).
-    let live = keys.indices.map { keys[$0].step >= 0 && !model.steps[keys[$0].step].isTerminal }
+    let terminal = system.search.stepIsTerminal
+    let live = nodeSteps.map { $0 >= 0 && !terminal[$0] }
     /// The next successor of `n` from out-edge position `i` on: (node, next position), or nil.
     func successor(_ n: Int, from i: Int) -> (Int, Int)? {
       guard live[n] else { return nil }
-      let out = outEdges[n]
+      let base = outStart[n]
+      let end = outEnd(n)
       var i = i
-      while i < out.count {
-        let t = edges[out[i]].to
+      while base + i < end {
+        let t = edges[outList[base + i]].to
         i += 1
         if t >= 0 && live[t] { return (t, i) }
       }
@@ -415,7 +455,7 @@ struct FlowGraph {
               members.append(m)
               if m == n { break }
             }
-            let selfLoop = live[n] && outEdges[n].contains { edges[$0].to == n }
+            let selfLoop = live[n] && outEdges(n).contains { edges[$0].to == n }
             if members.count > 1 || selfLoop {
               for m in members { component[m] = nextComponent }
               nextComponent += 1
@@ -452,10 +492,10 @@ struct FlowGraph {
 
   /// The call of `response` at `node` when its rules decide no single outcome.
   func undeterminedCall(at node: Int, response: Int, _ what: String, lines: [Int]) -> TraceStep {
-    let source = keys[node]
+    let step = nodeSteps[node]
     return TraceStep(
-      call: source.step == 0 ? "signIn" : "confirmSignIn", response: model.responses[response].name,
-      stepBefore: model.steps[source.step].id, outcome: .undetermined(what), changes: [:], ruleLines: lines)
+      call: step == 0 ? "signIn" : "confirmSignIn", response: model.responses[response].name,
+      stepBefore: model.steps[step].id, outcome: .undetermined(what), changes: [:], ruleLines: lines)
   }
 
   fileprivate mutating func record(_ invariant: Invariant, atEdge edge: Int, _ message: String) {
@@ -482,26 +522,29 @@ struct FlowGraph {
     var steps: [TraceStep] = []
     for e in path {
       let edge = edges[e]
-      let source = keys[edge.from]
-      let before = model.steps[source.step].id
+      let sourceStep = nodeSteps[edge.from]
+      let before = model.steps[sourceStep].id
+      let branch = system.branches[edge.branch]
       let outcome: TraceOutcome
       var changes: [String: String] = [:]
-      switch edge.outcome {
+      switch branch.outcome {
       case .step(let s): outcome = .step(model.steps[s].id)
       case .error(let name): outcome = .error(name, stays: before)
       case .restart(let reason): outcome = .restart(reason)
       case .route: outcome = .restart("internal: unresolved route")
       }
-      if edge.to >= 0, keys[edge.to].step >= 0 {
-        for (offset, value) in keys[edge.to].flow.enumerated() where source.flow[offset] != value {
+      if edge.to >= 0, nodeSteps[edge.to] >= 0 {
+        let source = flow(of: edge.from)
+        for (offset, value) in flow(of: edge.to).enumerated() where source[source.startIndex + offset] != value {
           let variable = model.variables[flowStart + offset]
-          changes[variable.name] = "\(variable.domain.render(source.flow[offset])) -> \(variable.domain.render(value))"
+          changes[variable.name] =
+            "\(variable.domain.render(source[source.startIndex + offset])) -> \(variable.domain.render(value))"
         }
       }
       steps.append(
         TraceStep(
-          call: source.step == 0 ? "signIn" : "confirmSignIn", response: model.responses[edge.response].name,
-          stepBefore: before, outcome: outcome, changes: changes, ruleLines: edge.ruleLines))
+          call: sourceStep == 0 ? "signIn" : "confirmSignIn", response: model.responses[edge.response].name,
+          stepBefore: before, outcome: outcome, changes: changes, ruleLines: branch.ruleLines))
     }
     return Counterexample(
       invariant: invariant, message: message, configuration: assignments, steps: steps + extra,
@@ -512,12 +555,12 @@ struct FlowGraph {
   func shortestPathToEnd() -> (edges: [Int], ends: [String]) {
     var ends: [String] = []
     var best: Int? = nil
-    for (n, key) in keys.enumerated() {
+    for (n, step) in nodeSteps.enumerated() {
       let label: String?
-      if key.step < 0 {
-        label = "restart: \(key.reason)"
-      } else if model.steps[key.step].isTerminal {
-        label = "step \(model.steps[key.step].id)"
+      if step < 0 {
+        label = "restart: \(restartReason(of: n))"
+      } else if model.steps[step].isTerminal {
+        label = "step \(model.steps[step].id)"
       } else {
         label = nil
       }
@@ -619,28 +662,40 @@ extension FlowGraph {
 
   /// A node where a path ends: a restart, a terminal step, or a dead end.
   private func isEnd(_ n: Int) -> Bool {
-    keys[n].step < 0 || model.steps[keys[n].step].isTerminal || outEdges[n].isEmpty
+    nodeSteps[n] < 0 || system.search.stepIsTerminal[nodeSteps[n]] || outStart[n] == outEnd(n)
   }
 
   /// For mark slot `slot`: the nodes from which every maximal path takes an edge where the
   /// slot holds (least fixpoint, so a cycle avoiding it is not good).
   private func everyPathMarks(_ slot: Int) -> [Bool] {
-    var good = [Bool](repeating: false, count: keys.count)
-    var open = [Int](repeating: 0, count: keys.count)
-    var predecessors = [[Int]](repeating: [], count: keys.count)
+    let count = nodeSteps.count
+    var good = [Bool](repeating: false, count: count)
+    var open = [Int](repeating: 0, count: count)
+    // Each node's predecessors through unmarked edges, one node after another (node t's from
+    // `predecessorStart[t]`), in the order the edges are visited.
+    var predecessorStart = [Int](repeating: 0, count: count + 1)
     var queue: [Int] = []
-    for n in keys.indices where !isEnd(n) {
-      for e in outEdges[n] where !mark(e, slot) {
+    for n in 0..<count where !isEnd(n) {
+      for e in outEdges(n) where !mark(e, slot) {
         open[n] += 1
-        predecessors[edges[e].to].append(n)
+        predecessorStart[edges[e].to + 1] += 1
       }
       if open[n] == 0 {
         good[n] = true
         queue.append(n)
       }
     }
+    for t in 0..<count { predecessorStart[t + 1] += predecessorStart[t] }
+    var predecessors = [Int](repeating: 0, count: predecessorStart[count])
+    var filled = predecessorStart
+    for n in 0..<count where !isEnd(n) {
+      for e in outEdges(n) where !mark(e, slot) {
+        predecessors[filled[edges[e].to]] = n
+        filled[edges[e].to] += 1
+      }
+    }
     while let n = queue.popLast() {
-      for p in predecessors[n] where !good[p] {
+      for p in predecessors[predecessorStart[n]..<predecessorStart[n + 1]] where !good[p] {
         open[p] -= 1
         if open[p] == 0 {
           good[p] = true
@@ -657,7 +712,7 @@ extension FlowGraph {
     var seen: [Int: Int] = [start: 0]
     var n = start
     while !isEnd(n) {
-      guard let e = outEdges[n].first(where: { !mark($0, slot) && !good[edges[$0].to] }) else { break }
+      guard let e = outEdges(n).first(where: { !mark($0, slot) && !good[edges[$0].to] }) else { break }
       path.append(e)
       n = edges[e].to
       if let first = seen[n] { return (path, first) }
@@ -668,7 +723,7 @@ extension FlowGraph {
 
   /// Checks the `eventually` and `leadsTo` model properties on the explored graph.
   fileprivate mutating func checkLiveness() {
-    guard !keys.isEmpty, !initialMarks.isEmpty else { return }
+    guard !nodeSteps.isEmpty, !initialMarks.isEmpty else { return }
     for (k, check) in system.propertyChecks.enumerated() where violations[check.invariant] == nil {
       switch check.kind {
       case .eventually:
@@ -684,8 +739,8 @@ extension FlowGraph {
         if initialMarks[2 * k] && !initialMarks[2 * k + 1] && !good[0] { trigger = ([], 0) }
         if trigger == nil {
           var best: Int? = nil
-          for n in keys.indices {
-            for e in outEdges[n] where mark(e, 2 * k) && !mark(e, 2 * k + 1) && !good[edges[e].to] {
+          for n in nodeSteps.indices {
+            for e in outEdges(n) where mark(e, 2 * k) && !mark(e, 2 * k + 1) && !good[edges[e].to] {
               if best == nil || depth[n] < depth[edges[best!].from] { best = e }
             }
           }

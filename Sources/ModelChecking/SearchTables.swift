@@ -43,6 +43,18 @@ public final class SearchTables: Sendable {
   /// Per model variable: the lowest and highest value of its domain (`Domain.bounds`).
   let domainLow: [Int]
   let domainHigh: [Int]
+  /// Per step, what the search reads of it at every state, so a state copies no `Step`: its
+  /// kind is `signedIn`, it `isSignedIn`, it is terminal, it offers options, and the response of
+  /// each of its `responses` slots.
+  let stepIsDone: [Bool]
+  let stepReportsSignedIn: [Bool]
+  let stepIsTerminal: [Bool]
+  let stepOffers: [Bool]
+  let stepResponses: [[Int]]
+  /// Per branch, the number of its restart reason in `restartReasons` (-1: not a restart), so
+  /// the search finds a restart's node without hashing its reason.
+  let restartReason: [Int]
+  let restartReasons: [String]
 
   /// No tables: a transition system's until its rules are flattened.
   static let none = SearchTables()
@@ -63,6 +75,13 @@ public final class SearchTables: Sendable {
     propertySlots = []
     domainLow = []
     domainHigh = []
+    stepIsDone = []
+    stepReportsSignedIn = []
+    stepIsTerminal = []
+    stepOffers = []
+    stepResponses = []
+    restartReason = []
+    restartReasons = []
   }
 
   init(
@@ -128,6 +147,21 @@ public final class SearchTables: Sendable {
     // An empty domain contains nothing: its bounds are 0 and -1.
     domainLow = model.variables.map { $0.domain.bounds?.lowerBound ?? 0 }
     domainHigh = model.variables.map { $0.domain.bounds?.upperBound ?? -1 }
+    stepIsDone = model.steps.map { $0.kind == .signedIn }
+    stepReportsSignedIn = model.steps.map(\.isSignedIn)
+    stepIsTerminal = model.steps.map(\.isTerminal)
+    stepOffers = model.steps.map { $0.offers != nil }
+    stepResponses = model.steps.map { $0.responses.map(\.response) }
+    var reasons: [String] = []
+    var reasonNumbers: [String: Int] = [:]
+    restartReason = branches.map { branch in
+      guard case .restart(let reason) = branch.outcome else { return -1 }
+      if let known = reasonNumbers[reason] { return known }
+      reasons.append(reason)
+      reasonNumbers[reason] = reasons.count - 1
+      return reasons.count - 1
+    }
+    restartReasons = reasons
   }
 }
 
