@@ -19,8 +19,28 @@ public final class ConfigurationCounter {
 
   let space: JointSpace
   private var memo: [[Int]: Double] = [:]
+  /// Where each side's valuation starts in a group count's one valuation array (and its end).
+  private let sideStart: [Int]
+  /// Per joint variable, each side that has it: the side variable's place in that array and the
+  /// side's value of each joint value (`unassigned` where the side lacks it).
+  private let placements: [[(place: Int, values: [Int])]]
+  /// Per side and side variable, its joint variable (-1: none).
+  private let jointOf: [[Int]]
 
-  public init(space: JointSpace) { self.space = space }
+  public init(space: JointSpace) {
+    self.space = space
+    var starts = [0]
+    for side in space.sides { starts.append(starts.last! + side.model.variables.count) }
+    sideStart = starts
+    placements = (0..<space.count).map { j in
+      space.sides.indices.compactMap { s in
+        space.sides[s].variable[j].map { i in (starts[s] + i, space.sides[s].value[j].map { $0 ?? unassigned }) }
+      }
+    }
+    jointOf = space.sides.map { side in
+      (0..<side.model.variables.count).map { side.joint[$0] ?? -1 }
+    }
+  }
 
   /// The constraints of the given sides as predicates.
   public func constraints(of sides: [Int]) -> [Predicate] {
@@ -44,10 +64,26 @@ public final class ConfigurationCounter {
     let uncovered: [Int]
     /// Predicates that read no joint variable.
     let constant: [Int]
+    /// Every predicate's code, one after another (predicate k's at `codeRanges[k]`), with the stack
+    /// the deepest needs, its side and whether it is negated: what a group count runs.
+    let code: [Int]
+    let codeRanges: [Range<Int>]
+    let stackDepth: Int
+    let sides: [Int]
+    let negated: [Bool]
     init(members: [Int], predicates: [Predicate], reads: [[Int]], keys: [Int], space: JointSpace) {
       self.members = members
       self.predicates = predicates
       codes = predicates.map { CompiledExpr($0.expr) }
+      var code: [Int] = []
+      codeRanges = codes.map { c in
+        code += c.instructions
+        return (code.count - c.instructions.count)..<code.count
+      }
+      self.code = code
+      stackDepth = codes.map(\.stackDepth).max() ?? 1
+      sides = predicates.map(\.side)
+      negated = predicates.map(\.negated)
       self.reads = reads
       self.keys = keys
       let n = space.count
@@ -101,18 +137,19 @@ public final class ConfigurationCounter {
   public func count(_ assignment: [Int], _ q: Query) -> Double {
     let predicates = q.predicates
     let n = space.count
-    var allowed = q.allowed
+    // A variable the class assigns allows that one value (if the member sides allow it).
     for j in 0..<n where assignment[j] >= 0 {
-      guard allowed[j].contains(assignment[j]) else { return 0 }
-      allowed[j] = [assignment[j]]
+      guard q.allowed[j].contains(assignment[j]) else { return 0 }
     }
     for k in q.constant where !holds(predicates[k], [Int](repeating: -1, count: n)) { return 0 }
     var total = 1.0
+    var key: [Int] = []
     for (members, vars) in q.groups {
-      var key: [Int] = members.map { q.keys[$0] }
+      key.removeAll(keepingCapacity: true)
+      for k in members { key.append(q.keys[k]) }
       key.append(-1)
       for v in vars {
-        key += allowed[v]
+        if assignment[v] >= 0 { key.append(assignment[v]) } else { key += q.allowed[v] }
         key.append(-1)
       }
       if let known = memo[key] {
@@ -120,44 +157,90 @@ public final class ConfigurationCounter {
         if total == 0 { return 0 }
         continue
       }
-      // Branch only on a variable some undecided predicate reads: most are decided early.
-      var valuations = space.sides.map { [Int](repeating: unassigned, count: $0.model.variables.count) }
-      func set(_ j: Int, _ v: Int) {
-        for (s, side) in space.sides.enumerated() {
-          if let i = side.variable[j] { valuations[s][i] = v < 0 ? unassigned : (side.value[j][v] ?? unassigned) }
-        }
-      }
-      var free = Set(vars)
-      func branch() -> Double {
-        var pending: Int?
-        for k in members {
-          let p = predicates[k]
-          do {
-            let value = try q.codes[k].holds(valuations[p.side])
-            if value == p.negated { return 0 }
-          } catch {
-            if pending == nil { pending = space.sides[p.side].joint[error.index] }
-          }
-        }
-        guard let j = pending else { return free.reduce(1.0) { $0 * Double(allowed[$1].count) } }
-        free.remove(j)
-        var sum = 0.0
-        for v in allowed[j] {
-          set(j, v)
-          sum += branch()
-        }
-        set(j, -1)
-        free.insert(j)
-        return sum
-      }
-      for j in 0..<n where assignment[j] >= 0 { set(j, assignment[j]) }
-      let c = branch()
+      let c = countGroup(q, members: members, vars: vars, assignment: assignment)
       memo[key] = c
       total *= c
       if total == 0 { return 0 }
     }
-    for j in q.uncovered { total *= Double(allowed[j].count) }
+    for j in q.uncovered { total *= assignment[j] >= 0 ? 1 : Double(q.allowed[j].count) }
     return total
+  }
+
+  /// One group's count under a class: the completions of its variables that satisfy its
+  /// predicates, branching only on a variable some undecided predicate reads (most are decided
+  /// early), with the sides' valuations in one array.
+  private func countGroup(_ q: Query, members: [Int], vars: [Int], assignment: [Int]) -> Double {
+    var valuation = [Int](repeating: unassigned, count: sideStart[sideStart.count - 1])
+    for j in 0..<space.count where assignment[j] >= 0 {
+      for p in placements[j] { valuation[p.place] = p.values[assignment[j]] }
+    }
+    var free = [Bool](repeating: false, count: space.count)
+    for j in vars { free[j] = true }
+    return q.code.withUnsafeBufferPointer { code in
+      valuation.withUnsafeMutableBufferPointer { values in
+        free.withUnsafeMutableBufferPointer { free in
+          withUnsafeTemporaryAllocation(of: Int.self, capacity: q.stackDepth) { stack in
+            var search = GroupSearch(
+              query: q, members: members, vars: vars, assignment: assignment, sideStart: sideStart,
+              placements: placements, jointOf: jointOf, code: code, values: values, free: free,
+              stack: stack.baseAddress!)
+            return search.count()
+          }
+        }
+      }
+    }
+  }
+
+  /// `countGroup`'s recursion, over its buffers.
+  private struct GroupSearch {
+    let query: Query
+    let members: [Int]
+    let vars: [Int]
+    /// The class's assignment: a variable it assigns is set in `values` and never branched on.
+    let assignment: [Int]
+    let sideStart: [Int]
+    let placements: [[(place: Int, values: [Int])]]
+    let jointOf: [[Int]]
+    let code: UnsafeBufferPointer<Int>
+    let values: UnsafeMutableBufferPointer<Int>
+    /// Per joint variable: one of `vars` not branched on.
+    let free: UnsafeMutableBufferPointer<Bool>
+    let stack: UnsafeMutablePointer<Int>
+
+    func set(_ j: Int, _ v: Int) {
+      for p in placements[j] { values[p.place] = v < 0 ? unassigned : p.values[v] }
+    }
+
+    func count() -> Double {
+      var pending: Int?
+      for k in members {
+        let side = query.sides[k]
+        var missing = -1
+        let value = CompiledExpr.run(
+          code: UnsafeBufferPointer(rebasing: code[query.codeRanges[k]]),
+          valuation: UnsafeBufferPointer(rebasing: values[sideStart[side]..<sideStart[side + 1]]), stack: stack,
+          missing: &missing)
+        if missing >= 0 {
+          if pending == nil, jointOf[side][missing] >= 0 { pending = jointOf[side][missing] }
+        } else if (value != 0) == query.negated[k] {
+          return 0
+        }
+      }
+      guard let j = pending else {
+        var product = 1.0
+        for v in vars where free[v] { product *= assignment[v] >= 0 ? 1 : Double(query.allowed[v].count) }
+        return product
+      }
+      free[j] = false
+      var sum = 0.0
+      for v in assignment[j] >= 0 ? [assignment[j]] : query.allowed[j] {
+        set(j, v)
+        sum += count()
+      }
+      set(j, -1)
+      free[j] = true
+      return sum
+    }
   }
 
   func holds(_ p: Predicate, _ joint: [Int]) -> Bool {
