@@ -253,7 +253,7 @@ struct FlowGraph {
         record(.deterministic, atNode: current, "\(first.place): \(what)", then: call)
       }
       for b in matching {
-        try add(system.branches[b], index: b, from: current, response: response, values: values, after: &after)
+        try add(index: b, from: current, response: response, values: values, after: &after, tables: tables)
       }
     }
     if outList.count == outStart[current] {
@@ -287,14 +287,16 @@ struct FlowGraph {
     }
   }
 
-  /// Takes `branch` from node `from` (valuation `values`). `after` holds `values` and is
+  /// Takes branch `index` from node `from` (valuation `values`). `after` holds `values` and is
   /// handed back so: the valuation after the branch is written into it and undone at the end.
+  /// What an edge reads of the branch comes from `tables` (no `Branch` is retained per edge).
   private mutating func add(
-    _ branch: TransitionSystem.Branch, index: Int, from: Int, response: Int, values: [Int], after: inout [Int]
+    index: Int, from: Int, response: Int, values: [Int], after: inout [Int], tables: SearchTables
   ) throws(UnassignedVariable) {
-    defer { branch.restore(&after, from: values) }
-    try branch.apply(to: values, into: &after)
-    if let variable = system.search.firstOutsideDomain(branch.effectVariables, in: after) {
+    defer { tables.restoreEffects(branch: index, values: values, into: &after) }
+    let missing = tables.applyEffects(branch: index, values: values, into: &after)
+    if missing >= 0 { throw UnassignedVariable(index: missing) }
+    if let variable = tables.firstOutsideDomain(branch: index, in: after) {
       let edge = appendEdge(from: from, to: from, response: response, branch: index)
       record(
         .staysInDomain, atEdge: edge,
@@ -303,39 +305,42 @@ struct FlowGraph {
       return
     }
     let step: Int
-    switch branch.outcome {
-    case .step(let s): step = s
-    case .error: step = nodeSteps[from]
-    case .restart: step = -1
-    case .route: return  // branches never end in a route
+    switch tables.branchTarget[index] {
+    case SearchTables.stays: step = nodeSteps[from]
+    case SearchTables.restarts: step = -1
+    case SearchTables.routes: return  // branches never end in a route
+    case let s: step = s
     }
     let edge = appendEdge(from: from, to: -1, response: response, branch: index)
     let target =
       step < 0
-      ? restartNode(system.search.restartReason[index], parent: from, edge: edge)
+      ? restartNode(tables.restartReason[index], parent: from, edge: edge)
       : node(step: step, after, parent: from, edge: edge)
     edges[edge].to = target
     outList.append(edge)
 
-    try checkFacts(branch, index: index, edge: edge, values: values, after: after)
+    try checkFacts(branch: index, edge: edge, values: values, after: after, tables: tables)
     try checkProperties(branch: index, edge: edge, values: values)
     let authFailedBefore = values[model.builtins.authFailed] != 0
-    if branch.failsAuthentication { witnessedFailAuthentication = true }
-    if authFailedBefore || branch.failsAuthentication, case .step(let s) = branch.outcome {
+    let failsAuthentication = tables.branchFailsAuthentication[index]
+    if failsAuthentication { witnessedFailAuthentication = true }
+    let stepTarget = tables.branchTarget[index]
+    if authFailedBefore || failsAuthentication, stepTarget >= 0 {
       record(
         .failAuthenticationRestarts, atEdge: edge,
-        "the define trigger failed authentication, yet the flow goes on to step '\(model.steps[s].id)' "
+        "the define trigger failed authentication, yet the flow goes on to step '\(model.steps[stepTarget].id)' "
           + "without a new signIn")
     }
-    if case .step(let s) = branch.outcome, system.search.stepIsDone[s] {
+    if stepTarget >= 0, tables.stepIsDone[stepTarget] {
       if after[model.builtins.firstFactorVerified] == 0 {
-        record(.noFactorSkipped, atEdge: edge, "reached '\(model.steps[s].id)' without verifying a first factor")
-      } else if let required = system.search.mfaRequirementCode, try required.holds(after) {
+        record(
+          .noFactorSkipped, atEdge: edge, "reached '\(model.steps[stepTarget].id)' without verifying a first factor")
+      } else if let required = tables.mfaRequirementCode, try required.holds(after) {
         witnessedRequiredMFA = true
         if after[model.builtins.mfaVerified] == 0 {
           record(
             .noFactorSkipped, atEdge: edge,
-            "reached '\(model.steps[s].id)' without an MFA factor although \(model.mfaRequirementSource)")
+            "reached '\(model.steps[stepTarget].id)' without an MFA factor although \(model.mfaRequirementSource)")
         }
       }
     }
@@ -589,19 +594,20 @@ extension FlowGraph {
     }
   }
 
-  /// Records the branch properties of `FactProperties` that taking `branch` (as `edge`) breaks.
-  fileprivate mutating func checkFacts(
-    _ branch: TransitionSystem.Branch, index: Int, edge: Int, values: [Int], after: [Int]
-  ) throws(UnassignedVariable) {
-    let codes = system.branchCheckCodes[index]
-    guard !codes.isEmpty else { return }
-    let slots = system.search.branchCheckSlots[index]
-    for k in codes.indices where !found[slots[k]] {
-      if try codes[k].holds(values) {
-        let invariant = system.branchChecks[index][k].invariant
-        let message = FactProperties(model: model).explain(invariant, branch: branch, before: values, after: after)
-        record(invariant, atEdge: edge, message)
-      }
+  /// Records the branch properties of `FactProperties` that taking branch `index` (as `edge`) breaks.
+  fileprivate mutating func checkFacts(branch index: Int, edge: Int, values: [Int], after: [Int], tables: SearchTables)
+    throws(UnassignedVariable)
+  {
+    var k = 0
+    while true {
+      let (broken, missing) = tables.firstBrokenFact(branch: index, from: k, values: values, found: found)
+      if missing >= 0 { throw UnassignedVariable(index: missing) }
+      guard broken >= 0 else { return }
+      let invariant = system.branchChecks[index][broken].invariant
+      let message = FactProperties(model: model).explain(
+        invariant, branch: system.branches[index], before: values, after: after)
+      record(invariant, atEdge: edge, message)
+      k = broken + 1
     }
   }
 }

@@ -55,6 +55,29 @@ public final class SearchTables: Sendable {
   /// the search finds a restart's node without hashing its reason.
   let restartReason: [Int]
   let restartReasons: [String]
+  /// Per branch, where it leads (its step; `stays` on an error, `restarts`, `routes`) and
+  /// whether it fails authentication, so an edge reads no `Branch`.
+  let branchTarget: [Int]
+  let branchFailsAuthentication: [Bool]
+  static let stays = -1
+  static let restarts = -2
+  static let routes = -3
+  /// Every branch's effects (`compiledEffects`) in one table: branch b's are entries
+  /// `effectStart[b]..<effectStart[b + 1]`, entry i sets `effectVariable[i]` to its code,
+  /// `effectCode[effectCodeStart[i]..<effectCodeStart[i + 1]]`.
+  let effectStart: [Int]
+  let effectVariable: [Int]
+  let effectCodeStart: [Int]
+  let effectCode: [Int]
+  /// Every branch's fact checks (`branchCheckCodes`) in one table: branch b's are entries
+  /// `branchFactStart[b]..<branchFactStart[b + 1]`, entry i's code is
+  /// `branchFactCode[branchFactCodeStart[i]..<branchFactCodeStart[i + 1]]`, its slot `branchFactSlot[i]`.
+  let branchFactStart: [Int]
+  let branchFactCodeStart: [Int]
+  let branchFactCode: [Int]
+  let branchFactSlot: [Int]
+  /// The deepest stack an effect or a branch fact needs.
+  let branchStackDepth: Int
 
   /// No tables: a transition system's until its rules are flattened.
   static let none = SearchTables()
@@ -82,12 +105,24 @@ public final class SearchTables: Sendable {
     stepResponses = []
     restartReason = []
     restartReasons = []
+    branchTarget = []
+    branchFailsAuthentication = []
+    effectStart = [0]
+    effectVariable = []
+    effectCodeStart = [0]
+    effectCode = []
+    branchFactStart = [0]
+    branchFactCodeStart = [0]
+    branchFactCode = []
+    branchFactSlot = []
+    branchStackDepth = 1
   }
 
   init(
     model: SignInModel, branches: [TransitionSystem.Branch],
     stateChecks: [[(invariant: Invariant, condition: Expr)]],
-    branchChecks: [[(invariant: Invariant, condition: Expr)]], propertyChecks: [PropertyCheck]
+    branchChecks: [[(invariant: Invariant, condition: Expr)]], branchCheckCodes: [[CompiledExpr]],
+    propertyChecks: [PropertyCheck]
   ) {
     flowPacking = FlowPacking(model: model)
     let facts = FactProperties(model: model)
@@ -140,7 +175,8 @@ public final class SearchTables: Sendable {
       return invariants.count - 1
     }
     stateCheckSlots = stateChecks.map { $0.map { slot($0.invariant) } }
-    branchCheckSlots = branchChecks.map { $0.map { slot($0.invariant) } }
+    let branchSlots = branchChecks.map { $0.map { slot($0.invariant) } }
+    branchCheckSlots = branchSlots
     propertySlots = propertyChecks.map { slot($0.invariant) }
     checkedInvariants = invariants
     invariantSlots = slots
@@ -162,6 +198,49 @@ public final class SearchTables: Sendable {
       return reasons.count - 1
     }
     restartReasons = reasons
+    branchTarget = branches.map { branch in
+      switch branch.outcome {
+      case .step(let s): return s
+      case .error: return Self.stays
+      case .restart: return Self.restarts
+      case .route: return Self.routes
+      }
+    }
+    branchFailsAuthentication = branches.map(\.failsAuthentication)
+    var starts = [0]
+    var variables: [Int] = []
+    var effectStarts = [0]
+    var effects: [Int] = []
+    var factStarts = [0]
+    var factCodeStarts = [0]
+    var factCode: [Int] = []
+    var factSlots: [Int] = []
+    var stack = 1
+    for (b, branch) in branches.enumerated() {
+      for (variable, value) in branch.compiledEffects {
+        variables.append(variable)
+        effects += value.instructions
+        effectStarts.append(effects.count)
+        stack = max(stack, value.stackDepth)
+      }
+      starts.append(variables.count)
+      for (k, code) in branchCheckCodes[b].enumerated() {
+        factCode += code.instructions
+        factCodeStarts.append(factCode.count)
+        factSlots.append(branchSlots[b][k])
+        stack = max(stack, code.stackDepth)
+      }
+      factStarts.append(factSlots.count)
+    }
+    effectStart = starts
+    effectVariable = variables
+    effectCodeStart = effectStarts
+    effectCode = effects
+    branchFactStart = factStarts
+    branchFactCodeStart = factCodeStarts
+    branchFactCode = factCode
+    branchFactSlot = factSlots
+    branchStackDepth = stack
   }
 }
 
@@ -209,9 +288,72 @@ extension SearchTables {
     return -1
   }
 
-  /// The first of `variables` whose value in `valuation` is outside its domain, if any.
-  func firstOutsideDomain(_ variables: [Int], in valuation: [Int]) -> Int? {
-    for v in variables where valuation[v] < domainLow[v] || valuation[v] > domainHigh[v] { return v }
+  /// Branch `branch`'s effects evaluated over `values` (the pre-state) and written into `after`,
+  /// which holds `values`, in the order of its `compiledEffects`; stops at the first that reads
+  /// an unassigned variable. `restoreEffects` undoes it.
+  /// - Returns: that variable, or -1.
+  func applyEffects(branch: Int, values: [Int], into after: inout [Int]) -> Int {
+    let entries = effectStart[branch]..<effectStart[branch + 1]
+    guard !entries.isEmpty else { return -1 }
+    var missing = -1
+    effectCode.withUnsafeBufferPointer { code in
+      values.withUnsafeBufferPointer { v in
+        after.withUnsafeMutableBufferPointer { after in
+          withUnsafeTemporaryAllocation(of: Int.self, capacity: branchStackDepth) { stack in
+            for i in entries {
+              let value = CompiledExpr.run(
+                code: UnsafeBufferPointer(rebasing: code[effectCodeStart[i]..<effectCodeStart[i + 1]]), valuation: v,
+                stack: stack.baseAddress!, missing: &missing)
+              if missing >= 0 { return }
+              after[effectVariable[i]] = value
+            }
+          }
+        }
+      }
+    }
+    return missing
+  }
+
+  /// Undoes `applyEffects`: the variables branch `branch` sets take their values in `values` again.
+  func restoreEffects(branch: Int, values: [Int], into after: inout [Int]) {
+    for i in effectStart[branch]..<effectStart[branch + 1] { after[effectVariable[i]] = values[effectVariable[i]] }
+  }
+
+  /// The first of branch `branch`'s fact checks from index `start` on (in `branchCheckCodes`
+  /// order) not yet `found` whose condition holds in `values`: its index among the branch's
+  /// checks, or -1.
+  /// - Returns: also the first unassigned variable a condition reads (then no index), or -1.
+  func firstBrokenFact(branch: Int, from start: Int, values: [Int], found: [Bool]) -> (check: Int, missing: Int) {
+    let first = branchFactStart[branch]
+    let entries = (first + start)..<branchFactStart[branch + 1]
+    guard !entries.isEmpty else { return (-1, -1) }
+    var missing = -1
+    var broken = -1
+    branchFactCode.withUnsafeBufferPointer { code in
+      values.withUnsafeBufferPointer { v in
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: branchStackDepth) { stack in
+          for i in entries where !found[branchFactSlot[i]] {
+            let value = CompiledExpr.run(
+              code: UnsafeBufferPointer(rebasing: code[branchFactCodeStart[i]..<branchFactCodeStart[i + 1]]),
+              valuation: v, stack: stack.baseAddress!, missing: &missing)
+            if missing >= 0 { return }
+            if value != 0 {
+              broken = i - first
+              return
+            }
+          }
+        }
+      }
+    }
+    return (broken, missing)
+  }
+
+  /// The first variable branch `branch` sets whose value in `valuation` is outside its domain, if any.
+  func firstOutsideDomain(branch: Int, in valuation: [Int]) -> Int? {
+    for i in effectStart[branch]..<effectStart[branch + 1] {
+      let v = effectVariable[i]
+      if valuation[v] < domainLow[v] || valuation[v] > domainHigh[v] { return v }
+    }
     return nil
   }
 }

@@ -60,8 +60,6 @@ public struct TransitionSystem: Sendable {
     public let orderedEffects: [(variable: Int, value: Expr)]
     /// `orderedEffects` compiled, for `apply(to:)`.
     let compiledEffects: [(variable: Int, value: CompiledExpr)]
-    /// The variables `orderedEffects` sets, in its order.
-    let effectVariables: [Int]
     /// `.step`, `.error` or `.restart` (never `.route`).
     public let outcome: Outcome
     public let failsAuthentication: Bool
@@ -87,7 +85,6 @@ public struct TransitionSystem: Sendable {
       self.ruleLines = ruleLines
       self.exception = exception
       self.platformOutcomes = platformOutcomes
-      effectVariables = compiledEffects.map(\.variable)
     }
 
     /// The step the flow is on afterwards, or nil after a restart.
@@ -266,7 +263,7 @@ public struct TransitionSystem: Sendable {
     propertyChecks = compileProperties()
     search = SearchTables(
       model: model, branches: branches, stateChecks: stateChecks, branchChecks: branchChecks,
-      propertyChecks: propertyChecks)
+      branchCheckCodes: branchCheckCodes, propertyChecks: propertyChecks)
     decisionTable = DecisionTable(decisions)
   }
 
