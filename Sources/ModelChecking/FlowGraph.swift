@@ -55,6 +55,8 @@ struct FlowGraph {
   /// (2k+1) hold after it, `markStride` slots per edge, in one array (not one per edge).
   private var edgeMarks: [Bool] = []
   private let markStride: Int
+  /// `markStride` falses: a new edge's marks (appended as one block).
+  private let noMarks: [Bool]
   /// Per `SearchTables.checkedInvariants` slot: violated (for a fact or a safety property)
   /// or witnessed (a `reachable` property) here, so the per-edge checks hash no invariant name.
   private var found: [Bool]
@@ -78,6 +80,7 @@ struct FlowGraph {
     self.configuration = configuration
     flowCount = system.model.flowIndices.count
     markStride = 2 * system.propertyChecks.count
+    noMarks = Array(repeating: false, count: markStride)
     found = Array(repeating: false, count: system.search.checkedInvariants.count)
     restartNodes = Array(repeating: -1, count: system.search.restartReasons.count)
   }
@@ -348,7 +351,7 @@ struct FlowGraph {
 
   private mutating func appendEdge(from: Int, to: Int, response: Int, branch: Int) -> Int {
     edges.append(Edge(from: from, to: to, response: response, branch: branch))
-    if markStride > 0 { edgeMarks.append(contentsOf: repeatElement(false, count: markStride)) }
+    if markStride > 0 { edgeMarks.append(contentsOf: noMarks) }
     return edges.count - 1
   }
 

@@ -29,6 +29,13 @@ public struct CompiledExpr: Sendable {
     @usableFromInline static let bool = 12
     /// `implies`: a zero on top becomes 1 and jumps to the target; otherwise it is popped.
     @usableFromInline static let jumpIfZeroToOne = 13
+    /// `variableEquals v c`: pushes 1 when variable v is c (most guards compare a variable with
+    /// a constant: one instruction instead of three).
+    @usableFromInline static let variableEquals = 14
+    /// `variableNotEquals v c`: pushes 1 when variable v is not c.
+    @usableFromInline static let variableNotEquals = 15
+    /// `variableMember v n v1 … vn`: pushes 1 when variable v is one of the n values.
+    @usableFromInline static let variableMember = 16
   }
 
   public init(_ expr: Expr) {
@@ -95,6 +102,15 @@ public struct CompiledExpr: Sendable {
         emit(b)
         code.append(Op.bool)
         code[patch] = code.count
+      case .equal(.variable(let i), .constant(let c)), .equal(.constant(let c), .variable(let i)):
+        code += [Op.variableEquals, i, c]
+        push()
+      case .notEqual(.variable(let i), .constant(let c)), .notEqual(.constant(let c), .variable(let i)):
+        code += [Op.variableNotEquals, i, c]
+        push()
+      case .member(.variable(let i), let set):
+        code += [Op.variableMember, i, set.count] + set
+        push()
       case .equal(let a, let b): binary(a, b, Op.equal)
       case .notEqual(let a, let b): binary(a, b, Op.notEqual)
       case .less(let a, let b): binary(a, b, Op.less)
@@ -177,6 +193,30 @@ public struct CompiledExpr: Sendable {
         top += 1
         stack[top] = value
         pc += 2
+      case Op.variableEquals, Op.variableNotEquals:
+        let value = v[c[pc + 1]]
+        if value == unassigned {
+          missing = c[pc + 1]
+          return 0
+        }
+        top += 1
+        stack[top] = (value == c[pc + 2]) == (c[pc] == Op.variableEquals) ? 1 : 0
+        pc += 3
+      case Op.variableMember:
+        let value = v[c[pc + 1]]
+        if value == unassigned {
+          missing = c[pc + 1]
+          return 0
+        }
+        let n = c[pc + 2]
+        var found = 0
+        for k in 0..<n where c[pc + 3 + k] == value {
+          found = 1
+          break
+        }
+        top += 1
+        stack[top] = found
+        pc += 3 + n
       case Op.not:
         stack[top] = stack[top] == 0 ? 1 : 0
         pc += 1
