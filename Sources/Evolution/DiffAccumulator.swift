@@ -139,8 +139,9 @@ struct DiffAccumulator {
   private mutating func cause(
     _ a: SideBehaviour, _ b: SideBehaviour, witness: [(name: String, value: String)], steps: [String]
   ) -> BehaviourGroup {
-    let onlyOld = a.transitions.subtracting(b.transitions).map { ($0, a.traceLength(through: $0)) }
-    let onlyNew = b.transitions.subtracting(a.transitions).map { ($0, b.traceLength(through: $0)) }
+    let (oldCodes, newCodes) = (Set(a.transitions), Set(b.transitions))
+    let onlyOld = oldCodes.subtracting(newCodes).map { ($0, a.traceLength(through: $0)) }
+    let onlyNew = newCodes.subtracting(oldCodes).map { ($0, b.traceLength(through: $0)) }
     var best: (Int, Int, TransitionKey)?
     for (code, length) in onlyOld + onlyNew {
       let k = key(code)

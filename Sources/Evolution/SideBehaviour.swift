@@ -29,7 +29,9 @@ public struct TraceCall: Sendable, Equatable {
 /// reached, and the search tree, from which shortest traces are read on demand.
 public struct SideBehaviour: @unchecked Sendable {
   let vocabulary: Vocabulary
-  public internal(set) var transitions: Set<Int> = []
+  /// The transition codes, each once, ascending (compared as sets are: two classes behave alike
+  /// when the arrays are equal).
+  public internal(set) var transitions: [Int] = []
   /// Transition code → the state it was first taken from.
   var transitionSource = IntTable(capacity: 256)
   /// Model step → the first state on it (-1: not reached).

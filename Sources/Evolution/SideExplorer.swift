@@ -144,9 +144,9 @@ struct SideExplorer {
       }
       search.index += 1
     }
-    // The transitions are the keys of `transitionSource`: made a set once, when the search is
-    // done, not grown (and copied at every fork) on the way.
-    search.behaviour.transitions = Set(search.behaviour.transitionSource.keysInTable)
+    // The transitions are the keys of `transitionSource`: sorted once, when the search is done,
+    // not grown (and copied at every fork) on the way.
+    search.behaviour.transitions = search.behaviour.transitionSource.keysInTable.sorted()
     return nil
   }
 
