@@ -64,8 +64,8 @@ extension FlowGraph {
   /// For each step this graph never reaches but some rule leads into from a step it does
   /// reach: the first (shallowest) node at such a step and the branch that would enter.
   func waysInNotTaken(_ structure: FlowStructure) -> [Int: (node: Int, branch: Int)] {
-    guard stepsReached.count < model.steps.count else { return [:] }
-    let open = structure.waysOut.map { $0.filter { !stepsReached.contains($0.target) } }
+    guard reachedStepCount < model.steps.count else { return [:] }
+    let open = structure.waysOut.map { $0.filter { !reachedStep[$0.target] } }
     var found: [Int: (node: Int, branch: Int)] = [:]
     for (n, step) in nodeSteps.enumerated() where step >= 0 && !open[step].isEmpty {
       for way in open[step] where found[way.target] == nil { found[way.target] = (n, way.branch) }

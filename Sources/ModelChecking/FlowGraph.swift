@@ -63,7 +63,11 @@ struct FlowGraph {
 
   /// The first (so shortest) violation found per invariant.
   private(set) var violations: [Invariant: Counterexample] = [:]
-  private(set) var stepsReached: Set<Int> = []
+  /// Per step, whether some node is on it, and how many are.
+  private(set) var reachedStep: [Bool]
+  private(set) var reachedStepCount = 0
+  /// The steps some node is on.
+  var stepsReached: Set<Int> { Set(reachedStep.indices.filter { reachedStep[$0] }) }
   private(set) var witnessedFailAuthentication = false
   private(set) var witnessedOffer = false
   private(set) var witnessedRequiredMFA = false
@@ -83,6 +87,7 @@ struct FlowGraph {
     noMarks = Array(repeating: false, count: markStride)
     found = Array(repeating: false, count: system.search.checkedInvariants.count)
     restartNodes = Array(repeating: -1, count: system.search.restartReasons.count)
+    reachedStep = Array(repeating: false, count: system.model.steps.count)
   }
 
   /// The number of nodes (states) found so far.
@@ -155,7 +160,8 @@ struct FlowGraph {
     var nodeCount: Int
     var edgeCount: Int
     var violations: [Invariant: Counterexample]
-    var stepsReached: Set<Int>
+    var reachedStep: [Bool]
+    var reachedStepCount: Int
     var flags: (Bool, Bool, Bool, Bool)
     var witnessedProperties: Set<Invariant>
     var found: [Bool]
@@ -177,7 +183,8 @@ struct FlowGraph {
         return
       }
       let snapshot = Snapshot(
-        nodeCount: nodeSteps.count, edgeCount: edges.count, violations: violations, stepsReached: stepsReached,
+        nodeCount: nodeSteps.count, edgeCount: edges.count, violations: violations, reachedStep: reachedStep,
+        reachedStepCount: reachedStepCount,
         flags: (witnessedFailAuthentication, witnessedOffer, witnessedRequiredMFA, doneReached),
         witnessedProperties: witnessedProperties, found: found)
       do {
@@ -211,7 +218,8 @@ struct FlowGraph {
     outList.removeSubrange(outStart[current]...)
     outStart.removeSubrange(current...)
     violations = snapshot.violations
-    stepsReached = snapshot.stepsReached
+    reachedStep = snapshot.reachedStep
+    reachedStepCount = snapshot.reachedStepCount
     (witnessedFailAuthentication, witnessedOffer, witnessedRequiredMFA, doneReached) = snapshot.flags
     witnessedProperties = snapshot.witnessedProperties
     found = snapshot.found
@@ -222,7 +230,10 @@ struct FlowGraph {
     let s = nodeSteps[current]
     guard s >= 0 else { return }
     let tables = system.search
-    stepsReached.insert(s)
+    if !reachedStep[s] {
+      reachedStep[s] = true
+      reachedStepCount += 1
+    }
     if current == 0 { try checkPropertiesAtStart() }
     try checkFacts(atNode: current, step: s)
     if tables.stepReportsSignedIn[s] != tables.stepIsDone[s] {
