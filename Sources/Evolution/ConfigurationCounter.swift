@@ -53,8 +53,6 @@ public final class ConfigurationCounter {
   public final class Query {
     let members: [Int]
     let predicates: [Predicate]
-    /// Each predicate's expression, compiled.
-    let codes: [CompiledExpr]
     let reads: [[Int]]
     let keys: [Int]
     let allowed: [[Int]]
@@ -74,7 +72,7 @@ public final class ConfigurationCounter {
     init(members: [Int], predicates: [Predicate], reads: [[Int]], keys: [Int], space: JointSpace) {
       self.members = members
       self.predicates = predicates
-      codes = predicates.map { CompiledExpr($0.expr) }
+      let codes = predicates.map { CompiledExpr($0.expr) }
       var code: [Int] = []
       codeRanges = codes.map { c in
         code += c.instructions
@@ -180,7 +178,7 @@ public final class ConfigurationCounter {
       valuation.withUnsafeMutableBufferPointer { values in
         free.withUnsafeMutableBufferPointer { free in
           withUnsafeTemporaryAllocation(of: Int.self, capacity: q.stackDepth) { stack in
-            var search = GroupSearch(
+            let search = GroupSearch(
               query: q, members: members, vars: vars, assignment: assignment, sideStart: sideStart,
               placements: placements, jointOf: jointOf, code: code, values: values, free: free,
               stack: stack.baseAddress!)

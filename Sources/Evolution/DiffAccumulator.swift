@@ -163,7 +163,7 @@ struct DiffAccumulator {
     func outcomes(_ s: SideBehaviour) -> [String] { same(s).map { vocabulary.decode($0).outcome }.sorted() }
     func trace(_ s: SideBehaviour) -> [TraceCall]? {
       if let t = s.trace(through: code) { return t }
-      // The shortest; among as short, the first by text (a set's order changes from run to run).
+      // The shortest; among as short, the first by text.
       func text(_ t: [TraceCall]) -> String {
         t.map { "\($0.step)|\($0.response)|\($0.outcome)" }.joined(separator: "\n")
       }

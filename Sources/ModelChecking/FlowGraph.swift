@@ -8,8 +8,10 @@ import SignInModel
 /// `UnassignedVariable` otherwise, and the checker forks on that variable.
 ///
 /// Nodes, edges and out-edge lists are kept in flat arrays of integers (a node's flow is a
-/// slice of `flows`, an edge names its branch), so the copy a fork makes and every append
-/// touch no reference count.
+/// slice of `flows`, an edge names its branch), so the copy a fork makes and an append
+/// retain no element. An edge's branch number is read in whichever `system` the graph holds:
+/// every copy of the model a worker reads (`ModelLoader.reload`) flattens the same branches in
+/// the same order.
 struct FlowGraph {
   /// A state's key where the model has no `FlowPacking`: its step and flow.
   struct NodeKey: Hashable {
@@ -63,7 +65,7 @@ struct FlowGraph {
 
   /// The first (so shortest) violation found per invariant.
   private(set) var violations: [Invariant: Counterexample] = [:]
-  /// Per step, whether some node is on it, and how many are.
+  /// Per step, whether some node is on it, and how many steps are.
   private(set) var reachedStep: [Bool]
   private(set) var reachedStepCount = 0
   /// The steps some node is on.
@@ -112,9 +114,6 @@ struct FlowGraph {
   }
 
   private func outEnd(_ node: Int) -> Int { node + 1 < outStart.count ? outStart[node + 1] : outList.count }
-
-  /// The outcome of edge `e`'s branch.
-  func outcome(of e: Int) -> Outcome { system.branches[edges[e].branch].outcome }
 
   /// The reason of restart node `node`, from the branch that made it.
   func restartReason(of node: Int) -> String {
@@ -431,7 +430,7 @@ struct FlowGraph {
     let live = nodeSteps.map { $0 >= 0 && !terminal[$0] }
     /// The next successor of `n` from out-edge position `i` on: (node, next position), or nil.
     func successor(_ n: Int, from i: Int) -> (Int, Int)? {
-      guard live[n] else { return nil }
+      guard live[n], n < outStart.count else { return nil }
       let base = outStart[n]
       let end = outEnd(n)
       var i = i
@@ -682,7 +681,7 @@ extension FlowGraph {
 
   /// A node where a path ends: a restart, a terminal step, or a dead end.
   private func isEnd(_ n: Int) -> Bool {
-    nodeSteps[n] < 0 || system.search.stepIsTerminal[nodeSteps[n]] || outStart[n] == outEnd(n)
+    nodeSteps[n] < 0 || system.search.stepIsTerminal[nodeSteps[n]] || n >= outStart.count || outStart[n] == outEnd(n)
   }
 
   /// For mark slot `slot`: the nodes from which every maximal path takes an edge where the

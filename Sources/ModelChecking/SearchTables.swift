@@ -33,12 +33,11 @@ public final class SearchTables: Sendable {
   let markCodeStart: [Int]
   let markStackDepth: Int
   /// The fact and property invariants the search checks per state or edge, each with a slot
-  /// (`invariantSlots`); `stateCheckSlots`, `branchCheckSlots` and `propertySlots` give the slot
+  /// (`invariantSlots`); `stateCheckSlots`, `branchFactSlot` and `propertySlots` give the slot
   /// of each entry of the system's `stateChecks`, `branchChecks` and `propertyChecks`.
   let checkedInvariants: [Invariant]
   let invariantSlots: [Invariant: Int]
   let stateCheckSlots: [[Int]]
-  let branchCheckSlots: [[Int]]
   let propertySlots: [Int]
   /// Per model variable: the lowest and highest value of its domain (`Domain.bounds`).
   let domainLow: [Int]
@@ -94,7 +93,6 @@ public final class SearchTables: Sendable {
     checkedInvariants = []
     invariantSlots = [:]
     stateCheckSlots = []
-    branchCheckSlots = []
     propertySlots = []
     domainLow = []
     domainHigh = []
@@ -176,7 +174,6 @@ public final class SearchTables: Sendable {
     }
     stateCheckSlots = stateChecks.map { $0.map { slot($0.invariant) } }
     let branchSlots = branchChecks.map { $0.map { slot($0.invariant) } }
-    branchCheckSlots = branchSlots
     propertySlots = propertyChecks.map { slot($0.invariant) }
     checkedInvariants = invariants
     invariantSlots = slots

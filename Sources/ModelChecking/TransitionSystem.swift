@@ -117,19 +117,6 @@ public struct TransitionSystem: Sendable {
         }
       }
     }
-
-    /// `apply(to: valuation)` written into `after`, which holds `valuation` (no new array): only
-    /// the branch's effects change. `restore(_:from:)` undoes it.
-    func apply(to valuation: [Int], into after: inout [Int]) throws(UnassignedVariable) {
-      for k in compiledEffects.indices {
-        after[compiledEffects[k].variable] = try compiledEffects[k].value.evaluate(valuation)
-      }
-    }
-
-    /// Sets the branch's effect variables in `after` back to their values in `valuation`.
-    func restore(_ after: inout [Int], from valuation: [Int]) {
-      for k in compiledEffects.indices { after[compiledEffects[k].variable] = valuation[compiledEffects[k].variable] }
-    }
   }
 
   /// A place where, under `condition`, zero or several rules match.
