@@ -69,6 +69,12 @@ public final class ConfigurationCounter {
     let stackDepth: Int
     let sides: [Int]
     let negated: [Bool]
+    /// The values joint variable `j` can take in a class with `assignment`: its one assigned
+    /// value, or every value the member sides allow.
+    func choices(_ j: Int, under assignment: [Int]) -> Double {
+      assignment[j] >= 0 ? 1 : Double(allowed[j].count)
+    }
+
     init(members: [Int], predicates: [Predicate], reads: [[Int]], keys: [Int], space: JointSpace) {
       self.members = members
       self.predicates = predicates
@@ -160,7 +166,7 @@ public final class ConfigurationCounter {
       total *= c
       if total == 0 { return 0 }
     }
-    for j in q.uncovered { total *= assignment[j] >= 0 ? 1 : Double(q.allowed[j].count) }
+    for j in q.uncovered { total *= q.choices(j, under: assignment) }
     return total
   }
 
@@ -226,7 +232,7 @@ public final class ConfigurationCounter {
       }
       guard let j = pending else {
         var product = 1.0
-        for v in vars where free[v] { product *= assignment[v] >= 0 ? 1 : Double(query.allowed[v].count) }
+        for v in vars where free[v] { product *= query.choices(v, under: assignment) }
         return product
       }
       free[j] = false

@@ -184,39 +184,24 @@ public struct CompiledExpr: Sendable {
         top += 1
         stack[top] = c[pc + 1]
         pc += 2
-      case Op.variable:
+      case Op.variable, Op.variableEquals, Op.variableNotEquals, Op.variableMember:
         let value = v[c[pc + 1]]
         if value == unassigned {
           missing = c[pc + 1]
           return 0
         }
         top += 1
-        stack[top] = value
-        pc += 2
-      case Op.variableEquals, Op.variableNotEquals:
-        let value = v[c[pc + 1]]
-        if value == unassigned {
-          missing = c[pc + 1]
-          return 0
+        switch c[pc] {
+        case Op.variable:
+          stack[top] = value
+          pc += 2
+        case Op.variableMember:
+          stack[top] = isMember(value, c, at: pc + 2)
+          pc += 3 + c[pc + 2]
+        default:
+          stack[top] = (value == c[pc + 2]) == (c[pc] == Op.variableEquals) ? 1 : 0
+          pc += 3
         }
-        top += 1
-        stack[top] = (value == c[pc + 2]) == (c[pc] == Op.variableEquals) ? 1 : 0
-        pc += 3
-      case Op.variableMember:
-        let value = v[c[pc + 1]]
-        if value == unassigned {
-          missing = c[pc + 1]
-          return 0
-        }
-        let n = c[pc + 2]
-        var found = 0
-        for k in 0..<n where c[pc + 3 + k] == value {
-          found = 1
-          break
-        }
-        top += 1
-        stack[top] = found
-        pc += 3 + n
       case Op.not:
         stack[top] = stack[top] == 0 ? 1 : 0
         pc += 1
@@ -245,14 +230,8 @@ public struct CompiledExpr: Sendable {
         stack[top] = Expr.saturating(stack[top].subtractingReportingOverflow(stack[top + 1]))
         pc += 1
       case Op.member:
-        let n = c[pc + 1]
-        var found = 0
-        for k in 0..<n where c[pc + 2 + k] == stack[top] {
-          found = 1
-          break
-        }
-        stack[top] = found
-        pc += 2 + n
+        stack[top] = isMember(stack[top], c, at: pc + 1)
+        pc += 2 + c[pc + 1]
       case Op.jumpIfZero:
         if stack[top] == 0 {
           pc = c[pc + 1]
@@ -282,5 +261,12 @@ public struct CompiledExpr: Sendable {
       }
     }
     return stack[top]
+  }
+
+  /// 1 when `value` is one of the n values that follow the count n at `c[at]`, else 0.
+  @inlinable
+  static func isMember(_ value: Int, _ c: UnsafeBufferPointer<Int>, at: Int) -> Int {
+    for k in 0..<c[at] where c[at + 1 + k] == value { return 1 }
+    return 0
   }
 }
