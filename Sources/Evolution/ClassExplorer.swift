@@ -24,14 +24,19 @@ public struct ClassExplorer {
   private let constraintCodes: [[CompiledExpr]]
   /// Per side, the step renames it was made with (for its helpers, `explore(copies:_:)`).
   private let renames: [[String: String]]
+  /// Whether the classes' behaviours keep their transitions (`SideExplorer.recordsTransitions`).
+  let recordsTransitions: Bool
 
   /// - Parameter vocabulary: the names' numbering; explorers of the same models that share one
   ///   give the same transition the same code (`explore(copies:_:)`).
+  /// - Parameter recordsTransitions: false when the caller reads only the steps reached,
+  ///   `doneReachable` and the responses given (`SideBehaviour.responsesGiven`).
   public init(
     space: JointSpace, renames: [[String: String]] = [], brokenConstraintsAllowed: Int = 0,
-    vocabulary: Vocabulary = Vocabulary()
+    vocabulary: Vocabulary = Vocabulary(), recordsTransitions: Bool = true
   ) {
     self.space = space
+    self.recordsTransitions = recordsTransitions
     self.vocabulary = vocabulary
     self.renames = renames
     // Flow variables every side has with the same domain: transitions are compared in their terms.
@@ -47,7 +52,7 @@ public struct ClassExplorer {
     self.explorers = space.sides.enumerated().map { s, side in
       SideExplorer(
         model: side.model, vocabulary: vocabulary, renames: s < renames.count ? renames[s] : [:], sharedFlow: shared,
-        platforms: platforms)
+        platforms: platforms, recordsTransitions: recordsTransitions)
     }
     self.brokenConstraintsAllowed = brokenConstraintsAllowed
     constraintCodes = space.sides.map { $0.model.constraints.map { CompiledExpr($0.expr) } }
@@ -91,7 +96,7 @@ public struct ClassExplorer {
   func helper(over models: [SignInModel]) -> ClassExplorer {
     ClassExplorer(
       space: JointSpace(models), renames: renames, brokenConstraintsAllowed: brokenConstraintsAllowed,
-      vocabulary: vocabulary)
+      vocabulary: vocabulary, recordsTransitions: recordsTransitions)
   }
 
   func root() -> Pending {

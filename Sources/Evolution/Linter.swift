@@ -31,18 +31,15 @@ public struct Linter {
     let space = JointSpace([model])
     let counter = ConfigurationCounter(space: space)
     var classes: [ClassSummary] = []
-    let explorer = ClassExplorer(space: space, brokenConstraintsAllowed: 1)
+    // Lint reads no transition of a class, so the explorer keeps none (nor the search tree).
+    let explorer = ClassExplorer(space: space, brokenConstraintsAllowed: 1, recordsTransitions: false)
     explorer.explore(copies: copies.map { [$0] }, bufferedClasses: bufferedClasses) { c in
       guard let b = c.behaviours[0] else { return }
-      let vocabulary = b.vocabulary
-      // The responses the class's transitions give, each once (a mask, not a set per transition).
-      let responses = vocabulary.responses
-      var given = [Bool](repeating: false, count: responses.count)
-      for code in b.transitions { given[vocabulary.responseIndex(code)] = true }
+      let given = b.responsesGiven
       classes.append(
         ClassSummary(
           assignment: c.assignment, doneReachable: b.doneReachable, reachedSteps: Set(b.reachedSteps),
-          responses: Set(given.indices.filter { given[$0] }.map { responses[$0] })))
+          responses: Set(given.indices.filter { given[$0] }.map { model.responses[$0].name })))
     }
     referencesAndReachability(classes, counter, warn)
     for d in model.definitions where d.uses == 0 && d.name != "canSignIn" && d.name != "mfaRequired" {

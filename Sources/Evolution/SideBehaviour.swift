@@ -41,6 +41,10 @@ public struct SideBehaviour: @unchecked Sendable {
   /// Selection step → options offered (option indices of its set) in some reachable state.
   public internal(set) var offered: [Int: Set<Int>] = [:]
   public internal(set) var doneReachable = false
+  /// Per model response: given by some transition of the class. Kept only by an explorer that
+  /// does not record transitions (`SideExplorer.recordsTransitions`), which leaves
+  /// `transitions`, their sources and the search tree empty; empty otherwise.
+  public internal(set) var responsesGiven: [Bool] = []
 
   init(vocabulary: Vocabulary, steps: Int) {
     self.vocabulary = vocabulary

@@ -29,12 +29,17 @@ struct SideExplorer {
   /// the outcome's vocabulary id.
   private let ruleTarget: [Int]
   private let ruleOutcome: [Int]
+  /// Whether a class's behaviour keeps its transitions and search tree (`diff`), or only the
+  /// steps reached, whether `done` is, and the responses given (`SideBehaviour.responsesGiven`,
+  /// what `lint` reads): the same states are searched either way, so the classes are the same.
+  let recordsTransitions: Bool
 
   init(
     model: SignInModel, vocabulary: Vocabulary, renames: [String: String] = [:], sharedFlow: Set<String> = [],
-    platforms: [String]? = nil
+    platforms: [String]? = nil, recordsTransitions: Bool = true
   ) {
     let platforms = platforms ?? model.platforms
+    self.recordsTransitions = recordsTransitions
     self.model = model
     self.vocabulary = vocabulary
     let names = model.steps.map { renames[$0.id] ?? $0.id }
@@ -106,6 +111,7 @@ struct SideExplorer {
   func start(_ valuation: [Int]) -> Search {
     var search = Search(
       valuation: valuation, behaviour: SideBehaviour(vocabulary: vocabulary, steps: model.steps.count))
+    if !recordsTransitions { search.behaviour.responsesGiven = [Bool](repeating: false, count: model.responses.count) }
     let key = pack(step: 0, valuation)
     search.states = [key]
     _ = search.seen.insert(key, 0)
@@ -146,7 +152,7 @@ struct SideExplorer {
     }
     // The transitions are the keys of `transitionSource`: sorted once, when the search is done,
     // not grown (and copied at every fork) on the way.
-    search.behaviour.transitions = search.behaviour.transitionSource.keysInTable.sorted()
+    if recordsTransitions { search.behaviour.transitions = search.behaviour.transitionSource.keysInTable.sorted() }
     return nil
   }
 
@@ -183,21 +189,27 @@ struct SideExplorer {
     var afters: [Int] = []
     let width = valuation.count
     for r in 0..<responseCount {
-      let response = responseIDs[model.steps[s].responses[r].response]
+      let modelResponse = model.steps[s].responses[r].response
+      let response = responseIDs[modelResponse]
       matched.removeAll(keepingCapacity: true)
       afters.removeAll(keepingCapacity: true)
       try resolve(table.rules(step: s, slot: r), valuation, evaluator, &matched, &afters)
       for m in matched.indices {
         let rule = matched[m]
         let target = ruleTarget[rule] == -2 ? s : ruleTarget[rule]
-        if stateHere < 0 { stateHere = stateID(s, search.states[here]) }
-        let code = vocabulary.code(step: stateHere, response: response, outcome: ruleOutcome[rule])
-        _ = search.behaviour.transitionSource.insert(code, here)
+        var code = -1
+        if recordsTransitions {
+          if stateHere < 0 { stateHere = stateID(s, search.states[here]) }
+          code = vocabulary.code(step: stateHere, response: response, outcome: ruleOutcome[rule])
+          _ = search.behaviour.transitionSource.insert(code, here)
+        } else {
+          search.behaviour.responsesGiven[modelResponse] = true
+        }
         guard target >= 0 else { continue }
         let key = pack(step: target, afters, at: m * width)
         if search.seen.insert(key, search.states.count) {
           search.states.append(key)
-          search.behaviour.parents.append((here, code))
+          if recordsTransitions { search.behaviour.parents.append((here, code)) }
         }
       }
     }
