@@ -66,9 +66,12 @@ public struct SideBehaviour: @unchecked Sendable {
     return calls.reversed()
   }
 
-  /// The shortest trace that reaches model step `step`.
+  /// The shortest trace that reaches model step `step`; nil where no state is on it, or where
+  /// the explorer kept no search tree (`SideExplorer.recordsTransitions`) and that state is not
+  /// the start.
   public func trace(toStep step: Int) -> [TraceCall]? {
-    stepFirstState[step] >= 0 ? trace(toState: stepFirstState[step]) : nil
+    let state = stepFirstState[step]
+    return state >= 0 && state < parents.count ? trace(toState: state) : nil
   }
 
   /// The shortest trace ending with the transition `code`.
