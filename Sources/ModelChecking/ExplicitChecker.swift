@@ -161,8 +161,7 @@ public struct ExplicitChecker: Sendable {
   }
 
   /// Explores one class; within it, the search stops at `budget`'s states and depth.
-  func explore(_ item: WorkItem, cache: inout ConstraintCache, budget: LimitBudget? = nil) -> Step {
-    var item = item
+  func explore(_ item: consuming WorkItem, cache: inout ConstraintCache, budget: LimitBudget? = nil) -> Step {
     do {
       if item.graph == nil {
         if !mayHold(item.config) { return .done(Leaf(key: item.key, excluded: true)) }
@@ -175,7 +174,7 @@ public struct ExplicitChecker: Sendable {
       let variable = error.index
       var children: [WorkItem] = []
       for value in model.variables[variable].domain.values {
-        var child = item
+        var child = copy item
         child.config[variable] = value
         child.graph?.configuration[variable] = value
         child.key += [variable, value]

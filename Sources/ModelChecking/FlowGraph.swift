@@ -80,6 +80,14 @@ struct FlowGraph {
   private var initialMarks: [Bool] = []
   /// True when `explore` stopped at its node or depth bound: the graph is a prefix of the class's.
   private(set) var stoppedEarly = false
+  /// What processing the current node changed besides appending to the node and edge arrays,
+  /// oldest first, so `restore` can undo exactly that (a per-node copy of every table would
+  /// retain and release each of them at every node).
+  private var changes: [Change] = []
+  /// The current node's valuation and the valuation after a branch, kept between nodes so
+  /// `process` fills them in place instead of allocating two arrays per node.
+  private var valuesBuffer: [Int] = []
+  private var afterBuffer: [Int] = []
 
   init(system: TransitionSystem, configuration: [Int]) {
     self.system = system
@@ -153,17 +161,25 @@ struct FlowGraph {
     return id
   }
 
-  /// What `process` may change, so a node whose processing read an unassigned variable
-  /// can be rolled back and processed again once the variable is fixed.
+  /// Where the node and edge arrays ended and the flags before `process` ran, so a node whose
+  /// processing read an unassigned variable can be rolled back (with `changes`) and processed
+  /// again once the variable is fixed.
   private struct Snapshot {
     var nodeCount: Int
     var edgeCount: Int
-    var violations: [Invariant: Counterexample]
-    var reachedStep: [Bool]
-    var reachedStepCount: Int
     var flags: (Bool, Bool, Bool, Bool)
-    var witnessedProperties: Set<Invariant>
-    var found: [Bool]
+  }
+
+  /// A change `process` made to the tables that are not appended to (`changes`).
+  private enum Change {
+    /// The step was reached for the first time.
+    case reachedStep(Int)
+    /// The invariant's first violation was recorded.
+    case violation(Invariant)
+    /// The slot of `found` went from false to true.
+    case found(Int)
+    /// The property was witnessed for the first time.
+    case witnessed(Invariant)
   }
 
   /// Explores every state reachable from `signIn` under this configuration class,
@@ -182,10 +198,9 @@ struct FlowGraph {
         return
       }
       let snapshot = Snapshot(
-        nodeCount: nodeSteps.count, edgeCount: edges.count, violations: violations, reachedStep: reachedStep,
-        reachedStepCount: reachedStepCount,
-        flags: (witnessedFailAuthentication, witnessedOffer, witnessedRequiredMFA, doneReached),
-        witnessedProperties: witnessedProperties, found: found)
+        nodeCount: nodeSteps.count, edgeCount: edges.count,
+        flags: (witnessedFailAuthentication, witnessedOffer, witnessedRequiredMFA, doneReached))
+      changes.removeAll(keepingCapacity: true)
       do {
         try process(cursor)
       } catch {
@@ -216,12 +231,44 @@ struct FlowGraph {
     edgeMarks.removeSubrange((snapshot.edgeCount * markStride)...)
     outList.removeSubrange(outStart[current]...)
     outStart.removeSubrange(current...)
-    violations = snapshot.violations
-    reachedStep = snapshot.reachedStep
-    reachedStepCount = snapshot.reachedStepCount
+    for change in changes.reversed() {
+      switch change {
+      case .reachedStep(let s):
+        reachedStep[s] = false
+        reachedStepCount -= 1
+      case .violation(let invariant): violations[invariant] = nil
+      case .found(let slot): found[slot] = false
+      case .witnessed(let invariant): witnessedProperties.remove(invariant)
+      }
+    }
+    changes.removeAll(keepingCapacity: true)
     (witnessedFailAuthentication, witnessedOffer, witnessedRequiredMFA, doneReached) = snapshot.flags
-    witnessedProperties = snapshot.witnessedProperties
-    found = snapshot.found
+  }
+
+  /// Sets `found[slot]`, noting the change for `restore` when it is new.
+  private mutating func setFound(_ slot: Int) {
+    guard !found[slot] else { return }
+    found[slot] = true
+    changes.append(.found(slot))
+  }
+
+  /// The valuation of `node`, a node on a step (its class's configuration and its flow),
+  /// written into `buffer` in place when it has the right size.
+  private func fill(_ buffer: inout [Int], node: Int) {
+    let configurationCount = configuration.count
+    guard buffer.count == configurationCount + flowCount else {
+      buffer = valuation(of: node)
+      return
+    }
+    buffer.withUnsafeMutableBufferPointer { b in
+      configuration.withUnsafeBufferPointer { c in
+        for i in 0..<configurationCount { b[i] = c[i] }
+      }
+      flows.withUnsafeBufferPointer { f in
+        let base = node * flowCount
+        for k in 0..<flowCount { b[configurationCount + k] = f[base + k] }
+      }
+    }
   }
 
   private mutating func process(_ current: Int) throws(UnassignedVariable) {
@@ -232,9 +279,21 @@ struct FlowGraph {
     if !reachedStep[s] {
       reachedStep[s] = true
       reachedStepCount += 1
+      changes.append(.reachedStep(s))
     }
-    if current == 0 { try checkPropertiesAtStart() }
-    try checkFacts(atNode: current, step: s)
+    // The node's valuation, and the valuation after each branch written in place: the
+    // buffers are taken out of `self` (so they are unique) and put back however this ends.
+    var values = valuesBuffer
+    valuesBuffer = []
+    fill(&values, node: current)
+    var after = afterBuffer
+    afterBuffer = []
+    defer {
+      valuesBuffer = values
+      afterBuffer = after
+    }
+    if current == 0 { try checkPropertiesAtStart(values) }
+    try checkFacts(atNode: current, step: s, values: values)
     if tables.stepReportsSignedIn[s] != tables.stepIsDone[s] {
       let step = model.steps[s]
       record(
@@ -246,9 +305,13 @@ struct FlowGraph {
       if tables.stepIsDone[s] { doneReached = true }
       return
     }
-    let values = valuation(of: current)
-    // The valuation after each branch, written in place (one array per state, not per edge).
-    var after = values
+    if after.count == values.count {
+      after.withUnsafeMutableBufferPointer { a in
+        values.withUnsafeBufferPointer { v in for i in v.indices { a[i] = v[i] } }
+      }
+    } else {
+      after = values
+    }
     if tables.stepOffers[s] { try checkOffers(step: s, node: current, values: values) }
 
     var firstMismatch: TraceStep? = nil
@@ -503,9 +566,10 @@ struct FlowGraph {
   fileprivate mutating func record(_ invariant: Invariant, atNode node: Int, _ message: String, then: TraceStep? = nil)
   {
     guard violations[invariant] == nil else { return }
-    if let slot = system.search.invariantSlots[invariant] { found[slot] = true }
+    if let slot = system.search.invariantSlots[invariant] { setFound(slot) }
     violations[invariant] = counterexample(
       invariant, message, edges: path(to: node), loopStart: nil, appending: then.map { [$0] } ?? [])
+    changes.append(.violation(invariant))
   }
 
   /// The call of `response` at `node` when its rules decide no single outcome.
@@ -518,9 +582,10 @@ struct FlowGraph {
 
   fileprivate mutating func record(_ invariant: Invariant, atEdge edge: Int, _ message: String) {
     guard violations[invariant] == nil else { return }
-    if let slot = system.search.invariantSlots[invariant] { found[slot] = true }
+    if let slot = system.search.invariantSlots[invariant] { setFound(slot) }
     violations[invariant] = counterexample(
       invariant, message, edges: path(to: edges[edge].from) + [edge], loopStart: nil)
+    changes.append(.violation(invariant))
   }
 
   /// The configuration of this class, with `nil` for variables it leaves free.
@@ -594,10 +659,10 @@ struct FlowGraph {
 
 extension FlowGraph {
   /// Records the state properties of `FactProperties` that being at `step` breaks.
-  fileprivate mutating func checkFacts(atNode node: Int, step: Int) throws(UnassignedVariable) {
+  /// (`values`: the node's valuation.)
+  fileprivate mutating func checkFacts(atNode node: Int, step: Int, values: [Int]) throws(UnassignedVariable) {
     let codes = system.stateCheckCodes[step]
     guard !codes.isEmpty else { return }
-    let values = valuation(of: node)
     let slots = system.search.stateCheckSlots[step]
     for k in codes.indices where !found[slots[k]] {
       if try codes[k].holds(values) {
@@ -629,8 +694,8 @@ extension FlowGraph {
 
 extension FlowGraph {
   /// Evaluates the model properties at signIn (node 0).
-  fileprivate mutating func checkPropertiesAtStart() throws(UnassignedVariable) {
-    let values = valuation(of: 0)
+  /// (`values`: node 0's valuation.)
+  fileprivate mutating func checkPropertiesAtStart(_ values: [Int]) throws(UnassignedVariable) {
     var marks: [Bool] = []
     for check in system.propertyChecks {
       let holds = try check.predicate.initialCode.holds(values)
@@ -640,7 +705,7 @@ extension FlowGraph {
       case .always, .never:
         if !holds { record(check.invariant, atNode: 0, PropertyMessages.safety(check, afterCalls: 0)) }
       case .reachable:
-        if holds { witnessedProperties.insert(check.invariant) }
+        if holds, witnessedProperties.insert(check.invariant).inserted { changes.append(.witnessed(check.invariant)) }
       case .eventually, .leadsTo, .indistinguishable: break
       }
     }
@@ -672,8 +737,8 @@ extension FlowGraph {
       case .always, .never:
         record(check.invariant, atEdge: edge, PropertyMessages.safety(check, afterCalls: depth[edges[edge].from] + 1))
       case .reachable:
-        found[tables.propertySlots[k]] = true
-        witnessedProperties.insert(check.invariant)
+        setFound(tables.propertySlots[k])
+        if witnessedProperties.insert(check.invariant).inserted { changes.append(.witnessed(check.invariant)) }
       case .eventually, .leadsTo, .indistinguishable: break
       }
     }
