@@ -30,7 +30,8 @@ public struct ClassExplorer {
   /// - Parameter vocabulary: the names' numbering; explorers of the same models that share one
   ///   give the same transition the same code (`explore(copies:_:)`).
   /// - Parameter recordsTransitions: false when the caller reads only the steps reached,
-  ///   `doneReachable` and the responses given (`SideBehaviour.responsesGiven`).
+  ///   `doneReachable` and the responses given (`SideBehaviour.responsesGiven`); the classes are
+  ///   then coarser: a class is forked only where its configurations behave differently.
   public init(
     space: JointSpace, renames: [[String: String]] = [], brokenConstraintsAllowed: Int = 0,
     vocabulary: Vocabulary = Vocabulary(), recordsTransitions: Bool = true

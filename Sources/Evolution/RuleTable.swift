@@ -5,9 +5,14 @@ import SignInModel
 /// place, where walking `Rule` objects retained and released each rule and code array it passed
 /// (a third of a `diff`'s time). Rules are evaluated in the model's order and each throws at
 /// the same unassigned variable as `CompiledExpr.evaluate`, so the classes are the same.
+/// An evaluator may also evaluate three-valued (`Evaluator.threeValued`), with each guard and
+/// effect kept as a `PartialExpr` too.
 struct RuleTable {
   /// Every guard and effect, one after another.
   private(set) var code: [Int] = []
+  /// Per rule, its guard; per effect, its value: for three-valued evaluation.
+  private var guardPartial: [PartialExpr] = []
+  private var effectPartial: [PartialExpr] = []
   /// Per rule: its guard's code (a range of `code`), and its effects (a range of `effectVariable`
   /// and `effectCode`).
   private var guardCode: [Range<Int>] = []
@@ -42,10 +47,12 @@ struct RuleTable {
     for rule in list {
       rules.append(rule)
       guardCode.append(append(rule.guardCode))
+      guardPartial.append(PartialExpr(rule.guardExpr))
       let firstEffect = effectVariable.count
-      for (variable, value) in rule.effectCodes {
+      for ((variable, value), effect) in zip(rule.effectCodes, rule.effects) {
         effectVariable.append(variable)
         effectCode.append(append(value))
+        effectPartial.append(PartialExpr(effect.value))
       }
       effects.append(firstEffect..<effectVariable.count)
       if case .route(let r) = rule.outcome { route.append(r) } else { route.append(-1) }
@@ -66,19 +73,32 @@ struct RuleTable {
     let table: RuleTable
     let code: UnsafeBufferPointer<Int>
     let stack: UnsafeMutablePointer<Int>
+    /// Whether a value that no unassigned variable can change is given although the evaluation
+    /// read one: Kleene's three-valued evaluation (`PartialExpr`), so `false && x` is false and
+    /// `true || x` true with `x` unassigned. Only a value that depends on an unassigned variable
+    /// throws then, and an explorer forks a class only where its configurations differ.
+    var threeValued = false
 
-    /// The value of the code at `range` over `valuation`.
-    /// - Throws: `UnassignedVariable` for the first unassigned variable it reads.
-    func value(_ range: Range<Int>, _ valuation: UnsafeBufferPointer<Int>) throws(UnassignedVariable) -> Int {
+    /// The value of the code at `range` (`partial`, three-valued) over `valuation`.
+    /// - Throws: `UnassignedVariable` for the first unassigned variable it reads (three-valued:
+    ///   only when the value depends on an unassigned variable; it then reads one).
+    func value(_ range: Range<Int>, _ partial: PartialExpr, _ valuation: UnsafeBufferPointer<Int>)
+      throws(UnassignedVariable) -> Int
+    {
       var missing = -1
       let result = CompiledExpr.run(
         code: UnsafeBufferPointer(rebasing: code[range]), valuation: valuation, stack: stack, missing: &missing)
-      if missing >= 0 { throw UnassignedVariable(index: missing) }
+      if missing >= 0 {
+        // A strict evaluation that completes gives the three-valued value; one that stops may
+        // stop at a variable the value does not depend on.
+        if threeValued, let known = partial.evaluate(valuation) { return known }
+        throw UnassignedVariable(index: missing)
+      }
       return result
     }
 
     func guardHolds(_ rule: Int, _ valuation: UnsafeBufferPointer<Int>) throws(UnassignedVariable) -> Bool {
-      try value(table.guardCode[rule], valuation) != 0
+      try value(table.guardCode[rule], table.guardPartial[rule], valuation) != 0
     }
 
     /// Writes rule `rule`'s effects, each evaluated over `valuation`, into `target` from `offset`.
@@ -86,7 +106,7 @@ struct RuleTable {
       _ rule: Int, _ valuation: UnsafeBufferPointer<Int>, into target: inout [Int], at offset: Int
     ) throws(UnassignedVariable) {
       for e in table.effects[rule] {
-        target[offset + table.effectVariable[e]] = try value(table.effectCode[e], valuation)
+        target[offset + table.effectVariable[e]] = try value(table.effectCode[e], table.effectPartial[e], valuation)
       }
     }
 

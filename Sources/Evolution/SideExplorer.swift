@@ -29,9 +29,12 @@ struct SideExplorer {
   /// the outcome's vocabulary id.
   private let ruleTarget: [Int]
   private let ruleOutcome: [Int]
-  /// Whether a class's behaviour keeps its transitions and search tree (`diff`), or only the
-  /// steps reached, whether `done` is, and the responses given (`SideBehaviour.responsesGiven`,
-  /// what `lint` reads): the same states are searched either way, so the classes are the same.
+  /// Whether a class's behaviour keeps its transitions, search tree and offers (`diff`), or only
+  /// the steps reached, whether `done` is, and the responses given (`SideBehaviour.responsesGiven`,
+  /// what `lint` reads). Without them the guards and effects are evaluated three-valued
+  /// (`RuleTable.Evaluator.threeValued`) and offers not at all, so the search suspends only where
+  /// the class's configurations behave differently: the classes are coarser (fewer), and every
+  /// configuration of one reaches the same steps, `done` or not, with the same responses.
   let recordsTransitions: Bool
 
   init(
@@ -158,7 +161,7 @@ struct SideExplorer {
 
   private func expand(_ s: Int, _ step: Step, _ here: Int, _ search: inout Search) throws(UnassignedVariable) {
     let valuation = search.valuation
-    if let offers = step.offers {
+    if recordsTransitions, let offers = step.offers {
       for c in offers.conditions where try c.when.holds(valuation) {
         search.behaviour.offered[s, default: []].insert(c.option)
       }
@@ -167,7 +170,8 @@ struct SideExplorer {
     table.code.withUnsafeBufferPointer { code in
       valuation.withUnsafeBufferPointer { values in
         withUnsafeTemporaryAllocation(of: Int.self, capacity: table.stackDepth) { stack in
-          let evaluator = RuleTable.Evaluator(table: table, code: code, stack: stack.baseAddress!)
+          let evaluator = RuleTable.Evaluator(
+            table: table, code: code, stack: stack.baseAddress!, threeValued: !recordsTransitions)
           do throws(UnassignedVariable) { try expand(s, step.responses.count, here, values, evaluator, &search) } catch
           { failure = error }
         }

@@ -2,9 +2,10 @@ import Evolution
 import SignInModel
 import Testing
 
-/// `lint` explores classes without recording their transitions (`recordsTransitions: false`):
-/// it sees the same classes, with the same steps reached, the same `done` verdict and the same
-/// responses given as an explorer that records every transition.
+/// `lint` explores classes without recording their transitions (`recordsTransitions: false`),
+/// evaluating guards three-valued: its classes are coarser than those of an explorer that
+/// records every transition, and wherever the two share a configuration they agree on the
+/// steps reached, the `done` verdict and the responses given.
 @Suite("Classes explored without their transitions")
 struct SummaryExplorationTests {
   /// What lint reads of a class.
@@ -13,10 +14,15 @@ struct SummaryExplorationTests {
     var reached: [Int]
     var done: Bool
     var responses: Set<String>
+
+    /// Whether some configuration is in both classes: no variable fixed to two values.
+    func overlaps(_ other: Summary) -> Bool {
+      zip(assignment, other.assignment).allSatisfy { $0 < 0 || $1 < 0 || $0 == $1 }
+    }
   }
 
   @Test(
-    "every class, one constraint broken or none, reaches the same steps and gives the same responses",
+    "every class, one constraint broken or none, reaches the steps and gives the responses of the finer classes it meets",
     arguments: ["2023-swift", "2024-flutter"])
   func sameSummaries(name: String) throws {
     let model = try EvolutionPairs.model(name)
@@ -45,9 +51,20 @@ struct SummaryExplorationTests {
           responses: Set(b.responsesGiven.indices.filter { b.responsesGiven[$0] }.map { model.responses[$0].name })))
     }
     #expect(recorded.count > 100)
-    #expect(recorded.contains { !$0.done } && recorded.contains(where: \.done))
+    #expect(summarised.contains { !$0.done } && summarised.contains(where: \.done))
     #expect(transitionsKept == 0)
     #expect(tracesGiven == 0)
-    #expect(summarised == recorded)
+    // Coarser: fewer classes, each fixing no more variables than some finer class it meets.
+    #expect(summarised.count < recorded.count)
+    var disagreements: [String] = []
+    for fine in recorded {
+      let met = summarised.filter { $0.overlaps(fine) }
+      if met.isEmpty { disagreements.append("no summarised class meets \(fine.assignment)") }
+      for coarse in met
+      where coarse.reached != fine.reached || coarse.done != fine.done || coarse.responses != fine.responses {
+        disagreements.append("\(coarse.assignment) and \(fine.assignment) share a configuration but not a summary")
+      }
+    }
+    #expect(disagreements.isEmpty, "\(disagreements.prefix(3))")
   }
 }

@@ -1,7 +1,8 @@
 /// An `Expr` flattened once for `Expr.evaluatePartially`, Kleene's three-valued evaluation
 /// over a valuation with unassigned variables: the same result (nil where the value depends on
 /// an unassigned variable), without walking the indirect tree, whose boxes are retained and
-/// released at every node. The fuzzer's configuration generator prunes its search with it.
+/// released at every node. The fuzzer's configuration generator prunes its search with it, and
+/// `lint`'s class exploration forks a class only where a guard's value depends on it.
 /// `PartialExprTests` checks it against the tree on every constraint of the shipped models.
 ///
 /// Layout: each node starts with its operation; children are absolute offsets into `code`.
@@ -70,6 +71,12 @@ public struct PartialExpr: Sendable {
     let result = code.withUnsafeBufferPointer { c in
       valuation.withUnsafeBufferPointer { v in Self.partial(c, v, 0) }
     }
+    return result == unassigned ? nil : result
+  }
+
+  /// `evaluate(_:)` over a valuation in place.
+  public func evaluate(_ valuation: UnsafeBufferPointer<Int>) -> Int? {
+    let result = code.withUnsafeBufferPointer { c in Self.partial(c, valuation, 0) }
     return result == unassigned ? nil : result
   }
 
