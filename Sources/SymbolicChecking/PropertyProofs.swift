@@ -142,9 +142,29 @@ struct PropertyFixpoint {
     if let known = fixpoint.session.everyPathReachesCache[key] {
       return .sets(known.sets, iterations: known.iterations)
     }
+    // A condition that holds after exactly the branches into a terminal step or a restart asks
+    // what `terminates` proved: both least fixpoints take the same steps in lockstep (a branch
+    // the one counts as reaching the condition, the other counts as ending), so their sets
+    // agree on every step that is not terminal, where this one's are empty.
+    if let ends = fixpoint.session.allPathsEnd, endsExactly(key) {
+      let sets = model.steps.indices.map { model.steps[$0].isTerminal ? context.bool(false) : ends.sets[$0] }
+      fixpoint.session.everyPathReachesCache[key] = (sets, ends.iterations)
+      return .sets(sets, iterations: ends.iterations)
+    }
     let answer = try computeEveryPathReaches(condition)
     if case .sets(let sets, let n) = answer { fixpoint.session.everyPathReachesCache[key] = (sets, n) }
     return answer
+  }
+
+  /// Whether `afterBranch` (a condition after each branch, constants folded) is constant and
+  /// true exactly after the branches into a terminal step or a restart.
+  private func endsExactly(_ afterBranch: [Expr]) -> Bool {
+    let branches = fixpoint.encoding.system.branches
+    return afterBranch.count == branches.count
+      && zip(afterBranch, branches).allSatisfy { condition, branch in
+        guard case .constant(let value) = condition else { return false }
+        return (value != 0) == (branch.target.map { model.steps[$0].isTerminal } ?? true)
+      }
   }
 
   private func computeEveryPathReaches(_ condition: PropertyCondition) throws(Z3Error) -> Sets {

@@ -307,6 +307,7 @@ public struct SymbolicChecker: Sendable {
       switch try f.allPathsEnd() {
       case .unknown(let reason): return (.unknown(reason: describe(reason)), method, nil)
       case .proven(let n, let sets):
+        session.allPathsEnd = (sets, n)
         let explanation = explain ? InvariantPrinter(model: model).render(sets, in: f, negate: false) : nil
         return (.proven, "\(method), \(n) iterations", explanation)
       case .violated(let configuration):

@@ -28,6 +28,11 @@ final class SymbolicSession {
   /// the same after every branch (`everyFlowEnds` and `smsCodeLeadsToEnd` in the 2026 model)
   /// share one fixpoint.
   var everyPathReachesCache: [[Expr]: (sets: [Z3Term], iterations: Int)] = [:]
+  /// `BackwardFixpoint.allPathsEnd`'s sets and iterations once `terminates` is proven: the sets
+  /// of `everyPathReaches` for a condition that holds after exactly the branches into a terminal
+  /// step or a restart are the same on every other step, so that fixpoint is not run again
+  /// (`PropertyFixpoint.everyPathReaches`).
+  var allPathsEnd: (sets: [Z3Term], iterations: Int)?
 
   /// Per branch (by identity): whether it can be taken and the flow after it, over `state`;
   /// encoded once per session instead of once per fixpoint iteration and property.
