@@ -245,6 +245,11 @@ struct FlowGraph {
     (witnessedFailAuthentication, witnessedOffer, witnessedRequiredMFA, doneReached) = snapshot.flags
   }
 
+  /// Adds `invariant` to the witnessed properties, noting the change for `restore` when it is new.
+  private mutating func witness(_ invariant: Invariant) {
+    if witnessedProperties.insert(invariant).inserted { changes.append(.witnessed(invariant)) }
+  }
+
   /// Sets `found[slot]`, noting the change for `restore` when it is new.
   private mutating func setFound(_ slot: Int) {
     guard !found[slot] else { return }
@@ -281,8 +286,9 @@ struct FlowGraph {
       reachedStepCount += 1
       changes.append(.reachedStep(s))
     }
-    // The node's valuation, and the valuation after each branch written in place: the
-    // buffers are taken out of `self` (so they are unique) and put back however this ends.
+    // The node's valuation, and the valuation after each branch (filled with it below, each
+    // branch's effects written and undone in place): the buffers are taken out of `self` (so
+    // they are unique) and put back however this ends.
     var values = valuesBuffer
     valuesBuffer = []
     fill(&values, node: current)
@@ -305,13 +311,7 @@ struct FlowGraph {
       if tables.stepIsDone[s] { doneReached = true }
       return
     }
-    if after.count == values.count {
-      after.withUnsafeMutableBufferPointer { a in
-        values.withUnsafeBufferPointer { v in for i in v.indices { a[i] = v[i] } }
-      }
-    } else {
-      after = values
-    }
+    fill(&after, node: current)
     if tables.stepOffers[s] { try checkOffers(step: s, node: current, values: values) }
 
     var firstMismatch: TraceStep? = nil
@@ -705,7 +705,7 @@ extension FlowGraph {
       case .always, .never:
         if !holds { record(check.invariant, atNode: 0, PropertyMessages.safety(check, afterCalls: 0)) }
       case .reachable:
-        if holds, witnessedProperties.insert(check.invariant).inserted { changes.append(.witnessed(check.invariant)) }
+        if holds { witness(check.invariant) }
       case .eventually, .leadsTo, .indistinguishable: break
       }
     }
@@ -738,7 +738,7 @@ extension FlowGraph {
         record(check.invariant, atEdge: edge, PropertyMessages.safety(check, afterCalls: depth[edges[edge].from] + 1))
       case .reachable:
         setFound(tables.propertySlots[k])
-        if witnessedProperties.insert(check.invariant).inserted { changes.append(.witnessed(check.invariant)) }
+        witness(check.invariant)
       case .eventually, .leadsTo, .indistinguishable: break
       }
     }
