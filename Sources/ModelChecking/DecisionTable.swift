@@ -17,6 +17,8 @@ final class DecisionTable: Sendable {
   let roots: [[Int]]
   /// The deepest stack any guard needs.
   let stackDepth: Int
+  /// Per row, its guard for three-valued evaluation (`uniqueBranch(…stops:)`).
+  let partials: [PartialExpr]
 
   init(_ decisions: [[TransitionSystem.Decision]]) {
     var code: [Int] = []
@@ -25,6 +27,7 @@ final class DecisionTable: Sendable {
     var rowStart: [Int] = []
     var depth = 1
     var lists: [TransitionSystem.Decision] = []
+    var partials: [PartialExpr] = []
     // Rule lists are numbered breadth-first: a list's rows are written when it is reached,
     // and a row naming a sub-list gives it the next number.
     func number(_ d: TransitionSystem.Decision) -> Int {
@@ -38,6 +41,7 @@ final class DecisionTable: Sendable {
       for alternative in lists[d].alternatives {
         codeStart.append(code.count)
         code += alternative.guardCode.instructions
+        partials.append(alternative.guardCode.threeValued)
         depth = max(depth, alternative.guardCode.stackDepth)
         switch alternative.next {
         case .branch(let b): next.append(b)
@@ -49,6 +53,7 @@ final class DecisionTable: Sendable {
     rowStart.append(next.count)
     codeStart.append(code.count)
     self.code = code
+    self.partials = partials
     self.codeStart = codeStart
     self.next = next
     self.rowStart = rowStart
@@ -94,4 +99,71 @@ final class DecisionTable: Sendable {
     if missing >= 0 { throw UnassignedVariable(index: missing) }
     return result
   }
+
+  /// `uniqueBranch` reading every guard, three-valued: a guard whose strict evaluation stops at
+  /// an unassigned variable is appended to `stops` and counts with its Kleene value when that is
+  /// decided (so `a == x && b` with `b` false reads no `a`).
+  /// - Throws: `UnassignedVariable` for the strict stop of the first guard whose value depends on
+  ///   an unassigned variable.
+  func uniqueBranch(step: Int, slot: Int, valuation: [Int], stops: inout [StoppedCode]) throws(UnassignedVariable)
+    -> Int?
+  {
+    var missing = -1
+    var stopped: [Int] = []
+    let result: Int? = code.withUnsafeBufferPointer { c in
+      valuation.withUnsafeBufferPointer { v in
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: stackDepth) { stack in
+          var list = roots[step][slot]
+          while true {
+            var found = -1
+            var several = false
+            for row in rowStart[list]..<rowStart[list + 1] {
+              let guardCode = UnsafeBufferPointer(rebasing: c[codeStart[row]..<codeStart[row + 1]])
+              var value = CompiledExpr.run(code: guardCode, valuation: v, stack: stack.baseAddress!, missing: &missing)
+              if missing >= 0 {
+                stopped.append(row)
+                guard let decided = partials[row].evaluate(v) else { return nil }
+                missing = -1
+                value = decided
+              }
+              guard value != 0 else { continue }
+              if found >= 0 { several = true }
+              found = row
+            }
+            guard found >= 0, !several else { return nil }
+            let target = next[found]
+            if target >= 0 { return target }
+            list = -1 - target
+          }
+        }
+      }
+    }
+    for row in stopped {
+      stops.append(StoppedCode(code: code[codeStart[row]..<codeStart[row + 1]], stackDepth: stackDepth))
+    }
+    if missing >= 0 { throw UnassignedVariable(index: missing) }
+    return result
+  }
+}
+
+/// Code whose strict evaluation stopped at an unassigned variable (`CompiledExpr` instructions)
+/// and the stack it needs: what `FlowGraph.strictStops` keeps to split a three-valued class
+/// into the strict search's classes.
+struct StoppedCode {
+  let code: ArraySlice<Int>
+  let stackDepth: Int
+
+  /// The strict evaluation over `valuation`: -1 when it completes, else the first unassigned
+  /// variable it reads.
+  func run(_ valuation: UnsafeBufferPointer<Int>) -> Int {
+    var missing = -1
+    code.withUnsafeBufferPointer { c in
+      withUnsafeTemporaryAllocation(of: Int.self, capacity: stackDepth) { stack in
+        _ = CompiledExpr.run(code: c, valuation: valuation, stack: stack.baseAddress!, missing: &missing)
+      }
+    }
+    return missing
+  }
+
+  func run(_ valuation: [Int]) -> Int { valuation.withUnsafeBufferPointer { run($0) } }
 }

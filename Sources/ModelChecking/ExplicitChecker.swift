@@ -27,8 +27,15 @@ public struct ExplicitChecker: Sendable {
   let counter: ConstraintCounter
   /// The model's constraints compiled for three-valued evaluation (`mayHold`).
   let constraintCodes: [PartialExpr]
+  /// `model.canSignIn` compiled, for `FlowGraph.strictClasses`.
+  let canSignInCode: CompiledExpr?
   /// Resource limits; the search stops at the first one passed and says so in the report.
   public var limits = ExplicitLimits.none
+  /// Explore each class three-valued and split it into the strict search's classes at the end
+  /// (`FlowGraph.threeValued`, `finish`): the same report, with one graph explored where the
+  /// strict search explores the same graph once per value of a variable no guard needed. False
+  /// forks at every unassigned variable read (the search before, kept to compare against).
+  var threeValuedClasses = true
   /// Called about once a second after the first second with (classes, states) explored so far.
   public var progress: (@Sendable (Int, Int) -> Void)?
 
@@ -44,6 +51,7 @@ public struct ExplicitChecker: Sendable {
     self.constraintGroups = Self.groups(of: model.constraints.map(\.expr))
     self.counter = ConstraintCounter(model: model)
     self.constraintCodes = model.constraints.map { PartialExpr($0.expr) }
+    self.canSignInCode = model.canSignIn.map(CompiledExpr.init)
   }
 
   /// Runs the check; `invariants` limits which verdicts are reported (nil: the built-ins and
@@ -144,10 +152,14 @@ public struct ExplicitChecker: Sendable {
     case fork([WorkItem])
   }
 
-  /// The result of one fully determined configuration class.
+  /// The result of one fully determined configuration class: a three-valued class stands for
+  /// the `classes` strict classes in it that satisfy the constraints, `excludedClasses` do not
+  /// (`FlowGraph.strictClasses`), and shows the first of them by key.
   struct Leaf {
     var key: [Int]
     var excluded = false
+    var classes = 1
+    var excludedClasses = 0
     var covered: Double = 0
     var graph: FlowGraph?
     var canSignIn = true
@@ -164,9 +176,10 @@ public struct ExplicitChecker: Sendable {
   func explore(_ item: consuming WorkItem, cache: inout ConstraintCache, budget: LimitBudget? = nil) -> Step {
     do {
       if item.graph == nil {
-        if !mayHold(item.config) { return .done(Leaf(key: item.key, excluded: true)) }
+        if !mayHold(item.config) { return .done(Leaf(key: item.key, excluded: true, excludedClasses: 1)) }
         item.canSignIn = try model.canSignIn?.holds(item.config) ?? true
         item.graph = FlowGraph(system: system, configuration: item.config)
+        item.graph!.threeValued = threeValuedClasses
       }
       try item.graph!.explore(maxNodes: budget?.remainingStates ?? .max, maxDepth: budget?.maxDepth ?? .max)
       return .done(finish(item, cache: &cache))
@@ -188,22 +201,62 @@ public struct ExplicitChecker: Sendable {
   /// every constraint, and picks a representative configuration for its counterexamples.
   /// Constraints are split into groups that share no variable; each group's free variables
   /// are enumerated on their own (pruned by three-valued evaluation) and counts multiply.
+  ///
+  /// A class explored three-valued is split into the strict search's classes (each counted and
+  /// checked against the constraints on its own) and reported as the first of them by key that
+  /// meets the constraints: the counts, keys and configurations are the strict search's.
   func finish(_ item: WorkItem, cache: inout ConstraintCache) -> Leaf {
+    guard let graph = item.graph, graph.threeValued else {
+      return finish(item.config, key: item.key, graph: item.graph, canSignIn: item.canSignIn, cache: &cache)
+    }
+    var root = item.config
+    for k in stride(from: 0, to: item.key.count, by: 2) { root[item.key[k]] = unassigned }
+    var first: Leaf? = nil
+    var classes = 0
+    var excluded = 0
+    var covered = 0.0
+    graph.strictClasses(from: root, canSignIn: canSignInCode) { configuration, key in
+      let leaf = finish(configuration, key: key, graph: nil, canSignIn: item.canSignIn, cache: &cache)
+      if leaf.excluded {
+        excluded += 1
+        return
+      }
+      classes += 1
+      covered += leaf.covered
+      if first == nil || key.lexicographicallyPrecedes(first!.key) {
+        first = leaf
+        first!.graph = graph
+        first!.graph!.configuration = configuration
+      }
+    }
+    guard var leaf = first else {
+      return Leaf(key: item.key, excluded: true, classes: 0, excludedClasses: excluded)
+    }
+    leaf.classes = classes
+    leaf.excludedClasses = excluded
+    leaf.covered = covered
+    return leaf
+  }
+
+  /// `finish` of the class of `configuration` explored strictly (or one strict class of a
+  /// three-valued class, then without its graph).
+  func finish(_ configuration: [Int], key: [Int], graph: FlowGraph?, canSignIn: Bool, cache: inout ConstraintCache)
+    -> Leaf
+  {
     var covered = 1.0
-    var representative = item.config
+    var representative = configuration
     var inGroups = Set<Int>()
     for (g, group) in constraintGroups.enumerated() {
       inGroups.formUnion(group.variables)
-      let entry = count(group: g, from: item.config, cache: &cache)
-      guard let completion = entry.1 else { return Leaf(key: item.key, excluded: true) }
+      let entry = count(group: g, from: configuration, cache: &cache)
+      guard let completion = entry.1 else { return Leaf(key: key, excluded: true, excludedClasses: 1) }
       covered *= entry.0
       for (v, value) in zip(group.variables, completion) { representative[v] = value }
     }
-    for v in model.configurationIndices where item.config[v] == unassigned && !inGroups.contains(v) {
+    for v in model.configurationIndices where configuration[v] == unassigned && !inGroups.contains(v) {
       covered *= Double(model.variables[v].domain.count)
     }
-    return Leaf(
-      key: item.key, covered: covered, graph: item.graph, canSignIn: item.canSignIn, representative: representative)
+    return Leaf(key: key, covered: covered, graph: graph, canSignIn: canSignIn, representative: representative)
   }
 
   /// How many configurations agree with the partial assignment `config` (configuration
@@ -345,15 +398,12 @@ struct Aggregate {
   init(structure: FlowStructure) { self.structure = structure }
 
   mutating func add(_ leaf: ExplicitChecker.Leaf) {
-    if leaf.excluded {
-      statistics.excludedClasses += 1
-      return
-    }
-    guard let graph = leaf.graph else { return }
-    statistics.configurationClasses += 1
+    statistics.excludedClasses += leaf.excludedClasses
+    guard !leaf.excluded, let graph = leaf.graph else { return }
+    statistics.configurationClasses += leaf.classes
     statistics.configurations += leaf.covered
-    statistics.states += graph.nodeCount
-    statistics.transitions += graph.edges.count
+    statistics.states += graph.nodeCount * leaf.classes
+    statistics.transitions += graph.edges.count * leaf.classes
     stepsReached.formUnion(graph.stepsReached)
     witnessedFailAuthentication = witnessedFailAuthentication || graph.witnessedFailAuthentication
     witnessedOffer = witnessedOffer || graph.witnessedOffer

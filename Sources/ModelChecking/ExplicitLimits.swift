@@ -58,8 +58,8 @@ final class LimitBudget: @unchecked Sendable {
     let depth = graph.depth.last ?? 0
     lock.lock()
     defer { lock.unlock() }
-    states += graph.nodeCount
-    classes += 1
+    states += graph.nodeCount * leaf.classes
+    classes += leaf.classes
     if let progress {
       let now = DispatchTime.now().uptimeNanoseconds
       if now >= nextReport {

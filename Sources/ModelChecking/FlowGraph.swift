@@ -40,7 +40,7 @@ struct FlowGraph {
   private(set) var nodeSteps: [Int] = []
   /// Per node, its flow: `flowCount` values from `node * flowCount` (zeros for a restart).
   private var flows: [Int] = []
-  private let flowCount: Int
+  let flowCount: Int
   private(set) var depth: [Int] = []
   private(set) var parentEdge: [Int] = []
   private(set) var edges: [Edge] = []
@@ -88,6 +88,16 @@ struct FlowGraph {
   /// `process` fills them in place instead of allocating two arrays per node.
   private var valuesBuffer: [Int] = []
   private var afterBuffer: [Int] = []
+  /// Evaluate three-valued (Kleene's logic) where strict evaluation stops at an unassigned
+  /// configuration variable, and throw only where the value depends on it: `a == x && b` with
+  /// `b` false then decides without `a`, and the class is not split on `a`. Every such stop is
+  /// kept in `strictStops`, so `strictClasses(from:canSignIn:)` can tell the classes the
+  /// strict search (false: throw at every stop) makes of this one.
+  var threeValued = false
+  /// With `threeValued`: each evaluation whose strict evaluation stopped at an unassigned
+  /// variable, in the order evaluated, decided or not; kept across a fork's rollback (the
+  /// strict search forks there too).
+  private(set) var strictStops: [StrictStop] = []
 
   init(system: TransitionSystem, configuration: [Int]) {
     self.system = system
@@ -250,6 +260,30 @@ struct FlowGraph {
     if witnessedProperties.insert(invariant).inserted { changes.append(.witnessed(invariant)) }
   }
 
+  /// Whether `code` holds in `values` (the valuation of `node`, or after `branch` from it):
+  /// strictly, or with `threeValued` three-valued where the strict evaluation stops (noted in
+  /// `strictStops`).
+  /// - Throws: `UnassignedVariable` where the value depends on an unassigned variable.
+  private mutating func holds(_ code: CompiledExpr, _ values: [Int], node: Int, branch: Int = -1)
+    throws(UnassignedVariable) -> Bool
+  {
+    do {
+      return try code.holds(values)
+    } catch {
+      guard threeValued else { throw error }
+      strictStops.append(
+        StrictStop(StoppedCode(code: code.instructions[...], stackDepth: code.stackDepth), node: node, branch: branch))
+      guard let decided = code.threeValued.evaluate(values) else { throw error }
+      return decided != 0
+    }
+  }
+
+  /// Notes a strict stop in table code (which is evaluated strictly only) before the throw.
+  private mutating func noteStop(_ stop: StoppedCode?, node: Int) {
+    guard threeValued, let stop else { return }
+    strictStops.append(StrictStop(stop, node: node))
+  }
+
   /// Sets `found[slot]`, noting the change for `restore` when it is new.
   private mutating func setFound(_ slot: Int) {
     guard !found[slot] else { return }
@@ -318,7 +352,15 @@ struct FlowGraph {
     var matching: [Int] = []
     for (k, response) in tables.stepResponses[s].enumerated() {
       var mismatches: [TransitionSystem.Mismatch] = []
-      try system.matchingBranches(step: s, responseSlot: k, valuation: values, into: &matching, mismatches: &mismatches)
+      if threeValued {
+        var stops: [StoppedCode] = []
+        defer { for stop in stops { strictStops.append(StrictStop(stop, node: current)) } }
+        try system.matchingBranches(
+          step: s, responseSlot: k, valuation: values, into: &matching, mismatches: &mismatches, stops: &stops)
+      } else {
+        try system.matchingBranches(
+          step: s, responseSlot: k, valuation: values, into: &matching, mismatches: &mismatches)
+      }
       if let first = mismatches.first {
         let lines = first.matchingLines.map(String.init).joined(separator: ", ")
         let what = first.matchingLines.isEmpty ? "no rule matches" : "rules at lines \(lines) all match"
@@ -346,15 +388,15 @@ struct FlowGraph {
     let set = model.optionSets[offers.optionSet]
     var offered: [String] = []
     let checks = system.search.offerChecks[s]
-    for check in checks where try check.when.holds(values) {
+    for check in checks where try holds(check.when, values, node: node) {
       let option = check.option
       offered.append(set.options[option].name)
-      if try !check.usable.holds(values) {
+      if try !holds(check.usable, values, node: node) {
         record(
           .offersAreUsable, atNode: node,
           "step '\(step.id)' offers \(set.options[option].name), which this user cannot use "
             + "(\(set.options[option].text) is false)")
-      } else if let factor = check.factor, try !factor.condition.holds(values) {
+      } else if let factor = check.factor, try !holds(factor.condition, values, node: node) {
         record(.offersAreUsable, atNode: node, "step '\(step.id)' offers \(factor.description)")
       }
     }
@@ -371,7 +413,10 @@ struct FlowGraph {
   ) throws(UnassignedVariable) {
     defer { tables.restoreEffects(branch: index, values: values, into: &after) }
     let missing = tables.applyEffects(branch: index, values: values, into: &after)
-    if missing >= 0 { throw UnassignedVariable(index: missing) }
+    if missing >= 0 {
+      noteStop(tables.stoppedCode(.effects, branch: index, values: values), node: from)
+      throw UnassignedVariable(index: missing)
+    }
     if let variable = tables.firstOutsideDomain(branch: index, in: after) {
       let edge = appendEdge(from: from, to: from, response: response, branch: index)
       record(
@@ -411,7 +456,7 @@ struct FlowGraph {
       if after[model.builtins.firstFactorVerified] == 0 {
         record(
           .noFactorSkipped, atEdge: edge, "reached '\(model.steps[stepTarget].id)' without verifying a first factor")
-      } else if let required = tables.mfaRequirementCode, try required.holds(after) {
+      } else if let required = tables.mfaRequirementCode, try holds(required, after, node: from, branch: index) {
         witnessedRequiredMFA = true
         if after[model.builtins.mfaVerified] == 0 {
           record(
@@ -665,7 +710,7 @@ extension FlowGraph {
     guard !codes.isEmpty else { return }
     let slots = system.search.stateCheckSlots[step]
     for k in codes.indices where !found[slots[k]] {
-      if try codes[k].holds(values) {
+      if try holds(codes[k], values, node: node) {
         let invariant = system.stateChecks[step][k].invariant
         record(invariant, atNode: node, FactProperties(model: model).explain(invariant, step: step))
       }
@@ -679,7 +724,11 @@ extension FlowGraph {
     var k = 0
     while true {
       let (broken, missing) = tables.firstBrokenFact(branch: index, from: k, values: values, found: found)
-      if missing >= 0 { throw UnassignedVariable(index: missing) }
+      if missing >= 0 {
+        noteStop(
+          tables.stoppedCode(.facts, branch: index, values: values, found: found, fromFact: k), node: edges[edge].from)
+        throw UnassignedVariable(index: missing)
+      }
       guard broken >= 0 else { return }
       let invariant = system.branchChecks[index][broken].invariant
       let message = FactProperties(model: model).explain(
@@ -698,14 +747,18 @@ extension FlowGraph {
   fileprivate mutating func checkPropertiesAtStart(_ values: [Int]) throws(UnassignedVariable) {
     var marks: [Bool] = []
     for check in system.propertyChecks {
-      let holds = try check.predicate.initialCode.holds(values)
-      marks.append(holds)
-      marks.append(try check.target?.initialCode.holds(values) ?? false)
+      let predicate = try holds(check.predicate.initialCode, values, node: 0)
+      marks.append(predicate)
+      if let target = check.target {
+        marks.append(try self.holds(target.initialCode, values, node: 0))
+      } else {
+        marks.append(false)
+      }
       switch check.kind {
       case .always, .never:
-        if !holds { record(check.invariant, atNode: 0, PropertyMessages.safety(check, afterCalls: 0)) }
+        if !predicate { record(check.invariant, atNode: 0, PropertyMessages.safety(check, afterCalls: 0)) }
       case .reachable:
-        if holds { witness(check.invariant) }
+        if predicate { witness(check.invariant) }
       case .eventually, .leadsTo, .indistinguishable: break
       }
     }
@@ -730,7 +783,10 @@ extension FlowGraph {
         }
       }
     }
-    if missing >= 0 { throw UnassignedVariable(index: missing) }
+    if missing >= 0 {
+      noteStop(tables.stoppedCode(.marks, branch: branch, values: values), node: edges[edge].from)
+      throw UnassignedVariable(index: missing)
+    }
     for k in attention {
       let check = system.propertyChecks[k]
       switch check.kind {

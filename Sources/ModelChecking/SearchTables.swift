@@ -353,4 +353,36 @@ extension SearchTables {
     }
     return nil
   }
+
+  /// Where `evaluateMarks`, `applyEffects` or `firstBrokenFact` of branch `branch` stopped at an
+  /// unassigned variable in `values`: the code of the first entry (in the order they run it,
+  /// skipping what they skip) whose strict evaluation stops, for `FlowGraph.strictStops`.
+  func stoppedCode(
+    _ kind: StoppedCodeKind, branch: Int, values: [Int], found: [Bool] = [], fromFact start: Int = 0
+  ) -> StoppedCode? {
+    let entries: [(code: ArraySlice<Int>, depth: Int)]
+    switch kind {
+    case .marks:
+      let stride = 2 * propertyKinds.count
+      entries = (branch * stride..<(branch + 1) * stride).filter { markConstants[$0] < 0 }.map {
+        (markCode[markCodeStart[$0]..<markCodeStart[$0 + 1]], markStackDepth)
+      }
+    case .effects:
+      entries = (effectStart[branch]..<effectStart[branch + 1]).map {
+        (effectCode[effectCodeStart[$0]..<effectCodeStart[$0 + 1]], branchStackDepth)
+      }
+    case .facts:
+      entries = ((branchFactStart[branch] + start)..<branchFactStart[branch + 1]).filter { !found[branchFactSlot[$0]] }
+        .map { (branchFactCode[branchFactCodeStart[$0]..<branchFactCodeStart[$0 + 1]], branchStackDepth) }
+    }
+    for entry in entries where StoppedCode(code: entry.code, stackDepth: entry.depth).run(values) >= 0 {
+      return StoppedCode(code: entry.code, stackDepth: entry.depth)
+    }
+    return nil
+  }
+}
+
+/// Which table code `SearchTables.stoppedCode` looks in.
+enum StoppedCodeKind {
+  case marks, effects, facts
 }

@@ -326,6 +326,50 @@ public struct TransitionSystem: Sendable {
     try walk(decisions[step][k], valuation, &result, &mismatches)
   }
 
+  /// `matchingBranches` three-valued: a guard whose strict evaluation stops at an unassigned
+  /// variable is appended to `stops` and counts with its Kleene value when that is decided.
+  /// - Throws: `UnassignedVariable` where a guard's value depends on an unassigned variable.
+  func matchingBranches(
+    step: Int, responseSlot k: Int, valuation: [Int], into result: inout [Int], mismatches: inout [Mismatch],
+    stops: inout [StoppedCode]
+  ) throws(UnassignedVariable) {
+    result.removeAll(keepingCapacity: true)
+    if let only = try decisionTable.uniqueBranch(step: step, slot: k, valuation: valuation, stops: &stops) {
+      result.append(only)
+      return
+    }
+    try walk(decisions[step][k], valuation, &result, &mismatches, stops: &stops)
+  }
+
+  /// `walk` three-valued, as `matchingBranches(…stops:)`.
+  private func walk(
+    _ decision: Decision, _ valuation: [Int], _ result: inout [Int], _ mismatches: inout [Mismatch],
+    stops: inout [StoppedCode]
+  ) throws(UnassignedVariable) {
+    var matching: [Alternative] = []
+    for alternative in decision.alternatives {
+      let code = alternative.guardCode
+      do {
+        if try code.holds(valuation) { matching.append(alternative) }
+      } catch {
+        stops.append(StoppedCode(code: code.instructions[...], stackDepth: code.stackDepth))
+        guard let decided = code.threeValued.evaluate(valuation) else { throw error }
+        if decided != 0 { matching.append(alternative) }
+      }
+    }
+    if matching.count != 1 {
+      mismatches.append(
+        Mismatch(
+          place: decision.place, matchingLines: matching.map(\.line), ruleLines: decision.alternatives.map(\.line)))
+    }
+    for alternative in matching {
+      switch alternative.next {
+      case .branch(let b): result.append(b)
+      case .decision(let sub): try walk(sub, valuation, &result, &mismatches, stops: &stops)
+      }
+    }
+  }
+
   /// The one branch `model.steps[step].responses[k]` takes in `valuation`, or nil when some
   /// rule list on the way has zero or several matching rules (`matchingBranches` then tells
   /// where). The same walk without its bookkeeping, for the simulators' hot path.

@@ -8,6 +8,10 @@
 public struct CompiledExpr: Sendable {
   @usableFromInline let code: [Int]
   @usableFromInline let stackSize: Int
+  /// The same expression flattened for Kleene's three-valued evaluation, for a caller that goes
+  /// on where the strict evaluation stops at an unassigned variable (the explicit search's
+  /// classes: `FlowGraph.threeValued`).
+  public let threeValued: PartialExpr
 
   @usableFromInline enum Op {
     @usableFromInline static let constant = 0
@@ -125,6 +129,7 @@ public struct CompiledExpr: Sendable {
     emit(expr)
     self.code = code
     stackSize = maxDepth
+    threeValued = PartialExpr(expr)
   }
 
   /// `Expr.evaluate`: booleans come back as 0 or 1.

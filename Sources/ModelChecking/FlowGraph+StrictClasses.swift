@@ -1,0 +1,81 @@
+import SignInModel
+
+/// An evaluation of a three-valued exploration (`FlowGraph.threeValued`) whose strict
+/// evaluation stopped at an unassigned variable: its code, and the valuation it read (the
+/// configuration, then the flow of `node`, after `branch`'s effects when `branch` >= 0).
+struct StrictStop {
+  let code: ArraySlice<Int>
+  let stackDepth: Int
+  let node: Int
+  let branch: Int
+
+  init(_ stopped: StoppedCode, node: Int, branch: Int = -1) {
+    code = stopped.code
+    stackDepth = stopped.stackDepth
+    self.node = node
+    self.branch = branch
+  }
+}
+
+/// The classes the strict search makes of a class explored three-valued.
+///
+/// The strict search forks a class at the first unassigned variable any evaluation reads, in
+/// the order it evaluates; the three-valued search only where a value depends on one. Both
+/// explore the same graph for every configuration of a three-valued class (the values it takes
+/// decide every guard the same way for all of them), so the strict classes inside it differ only
+/// in their configuration and their fork key. Replaying the evaluations whose strict evaluation
+/// stopped (`strictStops`, in order) over the class's configurations, forking as the strict
+/// search does, gives exactly those classes: an evaluation that did not stop reads only
+/// variables the class fixes, and reads the same ones under any finer configuration.
+extension FlowGraph {
+  /// Calls `body` with the configuration and fork key of each class the strict search, started
+  /// from `root` (the configuration before any fork), makes of this graph's class, in the order
+  /// it would find them; `canSignIn` is what the strict search evaluates before the first
+  /// state. Each strict class fixes, of the variables this class leaves free, those a strict
+  /// evaluation on the way reads.
+  func strictClasses(from root: [Int], canSignIn: CompiledExpr?, _ body: (_ configuration: [Int], _ key: [Int]) -> Void)
+  {
+    let tables = system.search
+    let configurationCount = configuration.count
+    var values = [Int](repeating: 0, count: configurationCount + flowCount)
+    var after = values
+    // Depth first, first value first: (configuration, key, the stop to evaluate next; -1 for canSignIn).
+    var pending: [(configuration: [Int], key: [Int], next: Int)] = [(root, [], canSignIn == nil ? 0 : -1)]
+    while var item = pending.popLast() {
+      var missing = -1
+      while item.next < strictStops.count {
+        if item.next < 0 {
+          missing = StoppedCode(code: canSignIn!.instructions[...], stackDepth: canSignIn!.stackDepth).run(
+            item.configuration)
+        } else {
+          let stop = strictStops[item.next]
+          for i in 0..<configurationCount { values[i] = item.configuration[i] }
+          let flow = flow(of: stop.node)
+          for k in 0..<flowCount { values[configurationCount + k] = flow[flow.startIndex + k] }
+          if stop.branch >= 0 {
+            for i in values.indices { after[i] = values[i] }
+            missing = tables.applyEffects(branch: stop.branch, values: values, into: &after)
+            if missing < 0 { missing = StoppedCode(code: stop.code, stackDepth: stop.stackDepth).run(after) }
+          } else {
+            missing = StoppedCode(code: stop.code, stackDepth: stop.stackDepth).run(values)
+          }
+        }
+        if missing >= 0 { break }
+        item.next += 1
+      }
+      guard missing >= 0 else {
+        body(item.configuration, item.key)
+        continue
+      }
+      // The strict search forks here: on every value, or on this class's where it fixes one.
+      let fixed = configuration[missing]
+      let choices = fixed == unassigned ? model.variables[missing].domain.values : [fixed]
+      for value in choices.reversed() {
+        var child = item
+        child.configuration[missing] = value
+        child.key += [missing, value]
+        pending.append(child)
+      }
+    }
+  }
+}
