@@ -43,18 +43,27 @@ extension FlowGraph {
     var pending: [(configuration: [Int], key: [Int], next: Int)] = [(root, [], canSignIn == nil ? 0 : -1)]
     while var item = pending.popLast() {
       var missing = -1
+      // The valuation (and the one after `branch`) last built, for this item's configuration.
+      var built = (node: -1, branch: -1)
+      for i in 0..<configurationCount { values[i] = item.configuration[i] }
       while item.next < strictStops.count {
         if item.next < 0 {
           missing = StoppedCode(code: canSignIn!.instructions[...], stackDepth: canSignIn!.stackDepth).run(
             item.configuration)
         } else {
           let stop = strictStops[item.next]
-          for i in 0..<configurationCount { values[i] = item.configuration[i] }
-          let flow = flow(of: stop.node)
-          for k in 0..<flowCount { values[configurationCount + k] = flow[flow.startIndex + k] }
+          if stop.node != built.node {
+            let flow = flow(of: stop.node)
+            for k in 0..<flowCount { values[configurationCount + k] = flow[flow.startIndex + k] }
+            built = (stop.node, -1)
+          }
           if stop.branch >= 0 {
-            for i in values.indices { after[i] = values[i] }
-            missing = tables.applyEffects(branch: stop.branch, values: values, into: &after)
+            if stop.branch != built.branch {
+              for i in values.indices { after[i] = values[i] }
+              built.branch = stop.branch
+              missing = tables.applyEffects(branch: stop.branch, values: values, into: &after)
+              if missing >= 0 { built.branch = -1 }
+            }
             if missing < 0 { missing = StoppedCode(code: stop.code, stackDepth: stop.stackDepth).run(after) }
           } else {
             missing = StoppedCode(code: stop.code, stackDepth: stop.stackDepth).run(values)

@@ -271,7 +271,7 @@ struct FlowGraph {
       return try code.holds(values)
     } catch {
       guard threeValued else { throw error }
-      strictStops.append(
+      note(
         StrictStop(StoppedCode(code: code.instructions[...], stackDepth: code.stackDepth), node: node, branch: branch))
       guard let decided = code.threeValued.evaluate(values) else { throw error }
       return decided != 0
@@ -281,7 +281,19 @@ struct FlowGraph {
   /// Notes a strict stop in table code (which is evaluated strictly only) before the throw.
   private mutating func noteStop(_ stop: StoppedCode?, node: Int) {
     guard threeValued, let stop else { return }
-    strictStops.append(StrictStop(stop, node: node))
+    note(StrictStop(stop, node: node))
+  }
+
+  /// Appends `stop` to `strictStops` unless the node already has the same evaluation (its
+  /// processing again after a fork): over the same valuation with at least as much fixed, that
+  /// one stops nowhere in the replay.
+  private mutating func note(_ stop: StrictStop) {
+    var i = strictStops.count - 1
+    while i >= 0 && strictStops[i].node == stop.node {
+      if strictStops[i].branch == stop.branch && strictStops[i].code.elementsEqual(stop.code) { return }
+      i -= 1
+    }
+    strictStops.append(stop)
   }
 
   /// Sets `found[slot]`, noting the change for `restore` when it is new.
@@ -354,7 +366,7 @@ struct FlowGraph {
       var mismatches: [TransitionSystem.Mismatch] = []
       if threeValued {
         var stops: [StoppedCode] = []
-        defer { for stop in stops { strictStops.append(StrictStop(stop, node: current)) } }
+        defer { for stop in stops { note(StrictStop(stop, node: current)) } }
         try system.matchingBranches(
           step: s, responseSlot: k, valuation: values, into: &matching, mismatches: &mismatches, stops: &stops)
       } else {
