@@ -145,25 +145,3 @@ final class DecisionTable: Sendable {
     return result
   }
 }
-
-/// Code whose strict evaluation stopped at an unassigned variable (`CompiledExpr` instructions)
-/// and the stack it needs: what `FlowGraph.strictStops` keeps to split a three-valued class
-/// into the strict search's classes.
-struct StoppedCode {
-  let code: ArraySlice<Int>
-  let stackDepth: Int
-
-  /// The strict evaluation over `valuation`: -1 when it completes, else the first unassigned
-  /// variable it reads.
-  func run(_ valuation: UnsafeBufferPointer<Int>) -> Int {
-    var missing = -1
-    code.withUnsafeBufferPointer { c in
-      withUnsafeTemporaryAllocation(of: Int.self, capacity: stackDepth) { stack in
-        _ = CompiledExpr.run(code: c, valuation: valuation, stack: stack.baseAddress!, missing: &missing)
-      }
-    }
-    return missing
-  }
-
-  func run(_ valuation: [Int]) -> Int { valuation.withUnsafeBufferPointer { run($0) } }
-}

@@ -204,9 +204,10 @@ public struct ExplicitChecker: Sendable {
   ///
   /// A class explored three-valued is split into the strict search's classes (each counted and
   /// checked against the constraints on its own) and reported as the first of them by key that
-  /// meets the constraints: the counts, keys and configurations are the strict search's.
+  /// meets the constraints: the counts, keys and configurations are the strict search's. A class
+  /// where no evaluation was decided three-valued is one of them already.
   func finish(_ item: WorkItem, cache: inout ConstraintCache) -> Leaf {
-    guard let graph = item.graph, graph.threeValued else {
+    guard let graph = item.graph, graph.threeValued, graph.threeValuedDecisions > 0 else {
       return finish(item.config, key: item.key, graph: item.graph, canSignIn: item.canSignIn, cache: &cache)
     }
     var root = item.config

@@ -1,22 +1,5 @@
 import SignInModel
 
-/// An evaluation of a three-valued exploration (`FlowGraph.threeValued`) whose strict
-/// evaluation stopped at an unassigned variable: its code, and the valuation it read (the
-/// configuration, then the flow of `node`, after `branch`'s effects when `branch` >= 0).
-struct StrictStop {
-  let code: ArraySlice<Int>
-  let stackDepth: Int
-  let node: Int
-  let branch: Int
-
-  init(_ stopped: StoppedCode, node: Int, branch: Int = -1) {
-    code = stopped.code
-    stackDepth = stopped.stackDepth
-    self.node = node
-    self.branch = branch
-  }
-}
-
 /// The classes the strict search makes of a class explored three-valued.
 ///
 /// The strict search forks a class at the first unassigned variable any evaluation reads, in

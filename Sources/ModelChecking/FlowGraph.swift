@@ -98,6 +98,10 @@ struct FlowGraph {
   /// variable, in the order evaluated, decided or not; kept across a fork's rollback (the
   /// strict search forks there too).
   private(set) var strictStops: [StrictStop] = []
+  /// How many of `strictStops` were decided three-valued (no fork followed). With none, every
+  /// stop was a fork of this search too, made in the strict search's order: the class is a
+  /// strict class, and `strictClasses` has nothing to split.
+  private(set) var threeValuedDecisions = 0
 
   init(system: TransitionSystem, configuration: [Int]) {
     self.system = system
@@ -274,6 +278,7 @@ struct FlowGraph {
       note(
         StrictStop(StoppedCode(code: code.instructions[...], stackDepth: code.stackDepth), node: node, branch: branch))
       guard let decided = code.threeValued.evaluate(values) else { throw error }
+      threeValuedDecisions += 1
       return decided != 0
     }
   }
@@ -365,10 +370,16 @@ struct FlowGraph {
     for (k, response) in tables.stepResponses[s].enumerated() {
       var mismatches: [TransitionSystem.Mismatch] = []
       if threeValued {
+        // Every stop was decided but the last when the walk throws (it throws at the first undecided).
         var stops: [StoppedCode] = []
-        defer { for stop in stops { note(StrictStop(stop, node: current)) } }
+        var threw = true
+        defer {
+          threeValuedDecisions += stops.count - (threw && !stops.isEmpty ? 1 : 0)
+          for stop in stops { note(StrictStop(stop, node: current)) }
+        }
         try system.matchingBranches(
           step: s, responseSlot: k, valuation: values, into: &matching, mismatches: &mismatches, stops: &stops)
+        threw = false
       } else {
         try system.matchingBranches(
           step: s, responseSlot: k, valuation: values, into: &matching, mismatches: &mismatches)

@@ -381,8 +381,3 @@ extension SearchTables {
     return nil
   }
 }
-
-/// Which table code `SearchTables.stoppedCode` looks in.
-enum StoppedCodeKind {
-  case marks, effects, facts
-}
