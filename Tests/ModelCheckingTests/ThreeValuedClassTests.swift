@@ -80,8 +80,8 @@ struct ThreeValuedClassTests {
 
   @Test("a guard decided by its other operand splits nothing, yet counts as the strict classes it stands for")
   func decidedGuardSplitsNothing() throws {
-    // `user.phone && pool.mfa == required`, read for a user without a phone: the strict search
-    // forks on user.phone first (two classes), then on pool.mfa where user.phone holds.
+    // `pool.mfa == required && user.phone`: both searches read pool.mfa first; with it off,
+    // neither needs user.phone.
     let model = try smallModel(
       signIn: """
             correctPassword:
@@ -116,6 +116,8 @@ struct ThreeValuedClassTests {
     var keys: [[Int]] = []
     off.strictClasses(from: root, canSignIn: nil) { _, key in keys.append(key) }
     #expect(keys == [[mfa, model.variables[mfa].domain.values[0]]])
+    // Nothing was decided three-valued: every stop was a fork, and the class is a strict one.
+    #expect(off.threeValuedDecisions == 0)
     // With pool.mfa required the guard reads user.phone: forked in both searches.
     var required = graph
     required.configuration[mfa] = model.variables[mfa].domain.values[1]
@@ -145,6 +147,7 @@ struct ThreeValuedClassTests {
     offFirst.threeValued = true
     offFirst.configuration[mfa] = model.variables[mfa].domain.values[0]
     try offFirst.explore()
+    #expect(offFirst.threeValuedDecisions > 0)
     var split: [(configuration: [Int], key: [Int])] = []
     offFirst.strictClasses(from: offFirst.configuration, canSignIn: nil) { split.append(($0, $1)) }
     #expect(split.map(\.key) == [[phone, 0], [phone, 1]])
