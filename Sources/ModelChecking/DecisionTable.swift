@@ -69,6 +69,33 @@ final class DecisionTable: Sendable {
   func uniqueBranch(step: Int, slot: Int, valuation: [Int], readingEveryGuard: Bool = false)
     throws(UnassignedVariable) -> Int?
   {
+    var stopped: [Int] = []
+    return try walk(step, slot, valuation, readingEveryGuard: readingEveryGuard, threeValued: false, &stopped)
+  }
+
+  /// `uniqueBranch` reading every guard, three-valued: a guard whose strict evaluation stops at
+  /// an unassigned variable is appended to `stops` and counts with its Kleene value when that is
+  /// decided (so `a == x && b` with `b` false reads no `a`).
+  /// - Throws: `UnassignedVariable` for the strict stop of the first guard whose value depends on
+  ///   an unassigned variable.
+  func uniqueBranch(step: Int, slot: Int, valuation: [Int], stops: inout [StoppedCode]) throws(UnassignedVariable)
+    -> Int?
+  {
+    var stopped: [Int] = []
+    defer {
+      for row in stopped {
+        stops.append(StoppedCode(code: code[codeStart[row]..<codeStart[row + 1]], stackDepth: stackDepth))
+      }
+    }
+    return try walk(step, slot, valuation, readingEveryGuard: true, threeValued: true, &stopped)
+  }
+
+  /// The walk of both `uniqueBranch`es. A guard whose strict evaluation stops ends the walk, or
+  /// with `threeValued` has its row appended to `stopped` and counts with its Kleene value when
+  /// that is decided.
+  private func walk(
+    _ step: Int, _ slot: Int, _ valuation: [Int], readingEveryGuard: Bool, threeValued: Bool, _ stopped: inout [Int]
+  ) throws(UnassignedVariable) -> Int? {
     var missing = -1
     let result: Int? = code.withUnsafeBufferPointer { c in
       valuation.withUnsafeBufferPointer { v in
@@ -79,8 +106,14 @@ final class DecisionTable: Sendable {
             var several = false
             for row in rowStart[list]..<rowStart[list + 1] {
               let guardCode = UnsafeBufferPointer(rebasing: c[codeStart[row]..<codeStart[row + 1]])
-              let value = CompiledExpr.run(code: guardCode, valuation: v, stack: stack.baseAddress!, missing: &missing)
-              if missing >= 0 { return nil }
+              var value = CompiledExpr.run(code: guardCode, valuation: v, stack: stack.baseAddress!, missing: &missing)
+              if missing >= 0 {
+                guard threeValued else { return nil }
+                stopped.append(row)
+                guard let decided = partials[row].evaluate(v) else { return nil }
+                missing = -1
+                value = decided
+              }
               guard value != 0 else { continue }
               if found >= 0 {
                 if !readingEveryGuard { return nil }
@@ -95,51 +128,6 @@ final class DecisionTable: Sendable {
           }
         }
       }
-    }
-    if missing >= 0 { throw UnassignedVariable(index: missing) }
-    return result
-  }
-
-  /// `uniqueBranch` reading every guard, three-valued: a guard whose strict evaluation stops at
-  /// an unassigned variable is appended to `stops` and counts with its Kleene value when that is
-  /// decided (so `a == x && b` with `b` false reads no `a`).
-  /// - Throws: `UnassignedVariable` for the strict stop of the first guard whose value depends on
-  ///   an unassigned variable.
-  func uniqueBranch(step: Int, slot: Int, valuation: [Int], stops: inout [StoppedCode]) throws(UnassignedVariable)
-    -> Int?
-  {
-    var missing = -1
-    var stopped: [Int] = []
-    let result: Int? = code.withUnsafeBufferPointer { c in
-      valuation.withUnsafeBufferPointer { v in
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: stackDepth) { stack in
-          var list = roots[step][slot]
-          while true {
-            var found = -1
-            var several = false
-            for row in rowStart[list]..<rowStart[list + 1] {
-              let guardCode = UnsafeBufferPointer(rebasing: c[codeStart[row]..<codeStart[row + 1]])
-              var value = CompiledExpr.run(code: guardCode, valuation: v, stack: stack.baseAddress!, missing: &missing)
-              if missing >= 0 {
-                stopped.append(row)
-                guard let decided = partials[row].evaluate(v) else { return nil }
-                missing = -1
-                value = decided
-              }
-              guard value != 0 else { continue }
-              if found >= 0 { several = true }
-              found = row
-            }
-            guard found >= 0, !several else { return nil }
-            let target = next[found]
-            if target >= 0 { return target }
-            list = -1 - target
-          }
-        }
-      }
-    }
-    for row in stopped {
-      stops.append(StoppedCode(code: code[codeStart[row]..<codeStart[row + 1]], stackDepth: stackDepth))
     }
     if missing >= 0 { throw UnassignedVariable(index: missing) }
     return result

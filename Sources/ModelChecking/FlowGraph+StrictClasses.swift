@@ -44,7 +44,7 @@ extension FlowGraph {
             if stop.branch != built.branch {
               for i in values.indices { after[i] = values[i] }
               built.branch = stop.branch
-              missing = tables.applyEffects(branch: stop.branch, values: values, into: &after)
+              missing = tables.applyEffects(branch: stop.branch, values: values, into: &after)?.variable ?? -1
               if missing >= 0 { built.branch = -1 }
             }
             if missing < 0 { missing = StoppedCode(code: stop.code, stackDepth: stop.stackDepth).run(after) }

@@ -284,8 +284,8 @@ struct FlowGraph {
   }
 
   /// Notes a strict stop in table code (which is evaluated strictly only) before the throw.
-  private mutating func noteStop(_ stop: StoppedCode?, node: Int) {
-    guard threeValued, let stop else { return }
+  private mutating func noteStop(_ stop: StoppedCode, node: Int) {
+    guard threeValued else { return }
     note(StrictStop(stop, node: node))
   }
 
@@ -435,10 +435,9 @@ struct FlowGraph {
     index: Int, from: Int, response: Int, values: [Int], after: inout [Int], tables: SearchTables
   ) throws(UnassignedVariable) {
     defer { tables.restoreEffects(branch: index, values: values, into: &after) }
-    let missing = tables.applyEffects(branch: index, values: values, into: &after)
-    if missing >= 0 {
-      noteStop(tables.stoppedCode(.effects, branch: index, values: values), node: from)
-      throw UnassignedVariable(index: missing)
+    if let stop = tables.applyEffects(branch: index, values: values, into: &after) {
+      noteStop(stop.code, node: from)
+      throw UnassignedVariable(index: stop.variable)
     }
     if let variable = tables.firstOutsideDomain(branch: index, in: after) {
       let edge = appendEdge(from: from, to: from, response: response, branch: index)
@@ -746,11 +745,10 @@ extension FlowGraph {
   {
     var k = 0
     while true {
-      let (broken, missing) = tables.firstBrokenFact(branch: index, from: k, values: values, found: found)
-      if missing >= 0 {
-        noteStop(
-          tables.stoppedCode(.facts, branch: index, values: values, found: found, fromFact: k), node: edges[edge].from)
-        throw UnassignedVariable(index: missing)
+      let (broken, stop) = tables.firstBrokenFact(branch: index, from: k, values: values, found: found)
+      if let stop {
+        noteStop(stop.code, node: edges[edge].from)
+        throw UnassignedVariable(index: stop.variable)
       }
       guard broken >= 0 else { return }
       let invariant = system.branchChecks[index][broken].invariant
@@ -796,19 +794,19 @@ extension FlowGraph {
     // Every mark first (a condition that is constant after this branch is not evaluated), then
     // the records: an evaluation that throws rolls back the node's records anyway (`explore`'s snapshot).
     var attention: [Int] = []
-    var missing = -1
+    var stop: TableStop?
     let recorded = found
     edgeMarks.withUnsafeMutableBufferPointer { marks in
       values.withUnsafeBufferPointer { v in
         recorded.withUnsafeBufferPointer { found in
-          missing = tables.evaluateMarks(
+          stop = tables.evaluateMarks(
             branch: branch, values: v, found: found, marks: marks, base: base, attention: &attention)
         }
       }
     }
-    if missing >= 0 {
-      noteStop(tables.stoppedCode(.marks, branch: branch, values: values), node: edges[edge].from)
-      throw UnassignedVariable(index: missing)
+    if let stop {
+      noteStop(stop.code, node: edges[edge].from)
+      throw UnassignedVariable(index: stop.variable)
     }
     for k in attention {
       let check = system.propertyChecks[k]

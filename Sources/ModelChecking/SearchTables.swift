@@ -246,14 +246,15 @@ extension SearchTables {
   /// at `marks[base...]`; appends to `attention` each property whose predicate, still unrecorded
   /// (`found`), breaks here (`always`, `never`) or holds (`reachable`). A method of the tables,
   /// so their arrays are read without a reference count per edge.
-  /// - Returns: the first unassigned variable a condition reads, or -1.
+  /// - Returns: where a condition first read an unassigned variable, or nil.
   func evaluateMarks(
     branch: Int, values: UnsafeBufferPointer<Int>, found: UnsafeBufferPointer<Bool>,
     marks: UnsafeMutableBufferPointer<Bool>, base: Int, attention: inout [Int]
-  ) -> Int {
+  ) -> TableStop? {
     let stride = 2 * propertyKinds.count
     let plan = branch * stride
     var missing = -1
+    var entry = -1
     markCode.withUnsafeBufferPointer { code in
       markConstants.withUnsafeBufferPointer { constants in
         markCodeStart.withUnsafeBufferPointer { starts in
@@ -267,14 +268,21 @@ extension SearchTables {
               let value = CompiledExpr.run(
                 code: UnsafeBufferPointer(rebasing: code[starts[plan + i]..<starts[plan + i + 1]]), valuation: values,
                 stack: stack.baseAddress!, missing: &missing)
-              if missing >= 0 { return }
+              if missing >= 0 {
+                entry = plan + i
+                return
+              }
               marks[base + i] = value != 0
             }
           }
         }
       }
     }
-    guard missing < 0 else { return missing }
+    guard missing < 0 else {
+      return TableStop(
+        variable: missing,
+        code: StoppedCode(code: markCode[markCodeStart[entry]..<markCodeStart[entry + 1]], stackDepth: markStackDepth))
+    }
     for k in propertyKinds.indices where !found[propertySlots[k]] {
       switch propertyKinds[k] {
       case .always, .never: if !marks[base + 2 * k] { attention.append(k) }
@@ -282,17 +290,18 @@ extension SearchTables {
       case .eventually, .leadsTo, .indistinguishable: break
       }
     }
-    return -1
+    return nil
   }
 
   /// Branch `branch`'s effects evaluated over `values` (the pre-state) and written into `after`,
   /// which holds `values`, in the order of its `compiledEffects`; stops at the first that reads
   /// an unassigned variable. `restoreEffects` undoes it.
-  /// - Returns: that variable, or -1.
-  func applyEffects(branch: Int, values: [Int], into after: inout [Int]) -> Int {
+  /// - Returns: where it stopped, or nil.
+  func applyEffects(branch: Int, values: [Int], into after: inout [Int]) -> TableStop? {
     let entries = effectStart[branch]..<effectStart[branch + 1]
-    guard !entries.isEmpty else { return -1 }
+    guard !entries.isEmpty else { return nil }
     var missing = -1
+    var entry = -1
     effectCode.withUnsafeBufferPointer { code in
       values.withUnsafeBufferPointer { v in
         after.withUnsafeMutableBufferPointer { after in
@@ -301,14 +310,21 @@ extension SearchTables {
               let value = CompiledExpr.run(
                 code: UnsafeBufferPointer(rebasing: code[effectCodeStart[i]..<effectCodeStart[i + 1]]), valuation: v,
                 stack: stack.baseAddress!, missing: &missing)
-              if missing >= 0 { return }
+              if missing >= 0 {
+                entry = i
+                return
+              }
               after[effectVariable[i]] = value
             }
           }
         }
       }
     }
-    return missing
+    guard missing >= 0 else { return nil }
+    return TableStop(
+      variable: missing,
+      code: StoppedCode(
+        code: effectCode[effectCodeStart[entry]..<effectCodeStart[entry + 1]], stackDepth: branchStackDepth))
   }
 
   /// Undoes `applyEffects`: the variables branch `branch` sets take their values in `values` again.
@@ -319,13 +335,14 @@ extension SearchTables {
   /// The first of branch `branch`'s fact checks from index `start` on (in `branchCheckCodes`
   /// order) not yet `found` whose condition holds in `values`: its index among the branch's
   /// checks, or -1.
-  /// - Returns: also the first unassigned variable a condition reads (then no index), or -1.
-  func firstBrokenFact(branch: Int, from start: Int, values: [Int], found: [Bool]) -> (check: Int, missing: Int) {
+  /// - Returns: also where a condition first read an unassigned variable (then no index), or nil.
+  func firstBrokenFact(branch: Int, from start: Int, values: [Int], found: [Bool]) -> (check: Int, stop: TableStop?) {
     let first = branchFactStart[branch]
     let entries = (first + start)..<branchFactStart[branch + 1]
-    guard !entries.isEmpty else { return (-1, -1) }
+    guard !entries.isEmpty else { return (-1, nil) }
     var missing = -1
     var broken = -1
+    var entry = -1
     branchFactCode.withUnsafeBufferPointer { code in
       values.withUnsafeBufferPointer { v in
         withUnsafeTemporaryAllocation(of: Int.self, capacity: branchStackDepth) { stack in
@@ -333,7 +350,10 @@ extension SearchTables {
             let value = CompiledExpr.run(
               code: UnsafeBufferPointer(rebasing: code[branchFactCodeStart[i]..<branchFactCodeStart[i + 1]]),
               valuation: v, stack: stack.baseAddress!, missing: &missing)
-            if missing >= 0 { return }
+            if missing >= 0 {
+              entry = i
+              return
+            }
             if value != 0 {
               broken = i - first
               return
@@ -342,7 +362,9 @@ extension SearchTables {
         }
       }
     }
-    return (broken, missing)
+    guard missing >= 0 else { return (broken, nil) }
+    let code = branchFactCode[branchFactCodeStart[entry]..<branchFactCodeStart[entry + 1]]
+    return (-1, TableStop(variable: missing, code: StoppedCode(code: code, stackDepth: branchStackDepth)))
   }
 
   /// The first variable branch `branch` sets whose value in `valuation` is outside its domain, if any.
@@ -350,33 +372,6 @@ extension SearchTables {
     for i in effectStart[branch]..<effectStart[branch + 1] {
       let v = effectVariable[i]
       if valuation[v] < domainLow[v] || valuation[v] > domainHigh[v] { return v }
-    }
-    return nil
-  }
-
-  /// Where `evaluateMarks`, `applyEffects` or `firstBrokenFact` of branch `branch` stopped at an
-  /// unassigned variable in `values`: the code of the first entry (in the order they run it,
-  /// skipping what they skip) whose strict evaluation stops, for `FlowGraph.strictStops`.
-  func stoppedCode(
-    _ kind: StoppedCodeKind, branch: Int, values: [Int], found: [Bool] = [], fromFact start: Int = 0
-  ) -> StoppedCode? {
-    let entries: [(code: ArraySlice<Int>, depth: Int)]
-    switch kind {
-    case .marks:
-      let stride = 2 * propertyKinds.count
-      entries = (branch * stride..<(branch + 1) * stride).filter { markConstants[$0] < 0 }.map {
-        (markCode[markCodeStart[$0]..<markCodeStart[$0 + 1]], markStackDepth)
-      }
-    case .effects:
-      entries = (effectStart[branch]..<effectStart[branch + 1]).map {
-        (effectCode[effectCodeStart[$0]..<effectCodeStart[$0 + 1]], branchStackDepth)
-      }
-    case .facts:
-      entries = ((branchFactStart[branch] + start)..<branchFactStart[branch + 1]).filter { !found[branchFactSlot[$0]] }
-        .map { (branchFactCode[branchFactCodeStart[$0]..<branchFactCodeStart[$0 + 1]], branchStackDepth) }
-    }
-    for entry in entries where StoppedCode(code: entry.code, stackDepth: entry.depth).run(values) >= 0 {
-      return StoppedCode(code: entry.code, stackDepth: entry.depth)
     }
     return nil
   }

@@ -39,7 +39,9 @@ struct StoppedCode {
   func run(_ valuation: [Int]) -> Int { valuation.withUnsafeBufferPointer { run($0) } }
 }
 
-/// Which table code `SearchTables.stoppedCode` looks in.
-enum StoppedCodeKind {
-  case marks, effects, facts
+/// Where table code (`SearchTables.applyEffects`, `evaluateMarks`, `firstBrokenFact`) stopped:
+/// the unassigned variable, and the code of the entry that read it.
+struct TableStop {
+  let variable: Int
+  let code: StoppedCode
 }

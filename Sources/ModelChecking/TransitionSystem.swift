@@ -307,7 +307,8 @@ public struct TransitionSystem: Sendable {
     step: Int, responseSlot k: Int, valuation: [Int], mismatches: inout [Mismatch]
   ) throws(UnassignedVariable) -> [Int] {
     var result: [Int] = []
-    try walk(decisions[step][k], valuation, &result, &mismatches)
+    var stops: [StoppedCode] = []
+    try walk(decisions[step][k], valuation, &result, &mismatches, threeValued: false, &stops)
     return result
   }
 
@@ -323,7 +324,8 @@ public struct TransitionSystem: Sendable {
       result.append(only)
       return
     }
-    try walk(decisions[step][k], valuation, &result, &mismatches)
+    var stops: [StoppedCode] = []
+    try walk(decisions[step][k], valuation, &result, &mismatches, threeValued: false, &stops)
   }
 
   /// `matchingBranches` three-valued: a guard whose strict evaluation stops at an unassigned
@@ -338,36 +340,7 @@ public struct TransitionSystem: Sendable {
       result.append(only)
       return
     }
-    try walk(decisions[step][k], valuation, &result, &mismatches, stops: &stops)
-  }
-
-  /// `walk` three-valued, as `matchingBranches(…stops:)`.
-  private func walk(
-    _ decision: Decision, _ valuation: [Int], _ result: inout [Int], _ mismatches: inout [Mismatch],
-    stops: inout [StoppedCode]
-  ) throws(UnassignedVariable) {
-    var matching: [Alternative] = []
-    for alternative in decision.alternatives {
-      let code = alternative.guardCode
-      do {
-        if try code.holds(valuation) { matching.append(alternative) }
-      } catch {
-        stops.append(StoppedCode(code: code.instructions[...], stackDepth: code.stackDepth))
-        guard let decided = code.threeValued.evaluate(valuation) else { throw error }
-        if decided != 0 { matching.append(alternative) }
-      }
-    }
-    if matching.count != 1 {
-      mismatches.append(
-        Mismatch(
-          place: decision.place, matchingLines: matching.map(\.line), ruleLines: decision.alternatives.map(\.line)))
-    }
-    for alternative in matching {
-      switch alternative.next {
-      case .branch(let b): result.append(b)
-      case .decision(let sub): try walk(sub, valuation, &result, &mismatches, stops: &stops)
-      }
-    }
+    try walk(decisions[step][k], valuation, &result, &mismatches, threeValued: true, &stops)
   }
 
   /// The one branch `model.steps[step].responses[k]` takes in `valuation`, or nil when some
@@ -378,36 +351,58 @@ public struct TransitionSystem: Sendable {
     try decisionTable.uniqueBranch(step: step, slot: k, valuation: valuation)
   }
 
+  /// The walk of every `matchingBranches`: the matching alternatives of `decision`, depth first
+  /// in rule order. A guard whose strict evaluation stops ends the walk, or with `threeValued` is
+  /// appended to `stops` and counts with its Kleene value when that is decided.
   private func walk(
-    _ decision: Decision, _ valuation: [Int], _ result: inout [Int], _ mismatches: inout [Mismatch]
+    _ decision: Decision, _ valuation: [Int], _ result: inout [Int], _ mismatches: inout [Mismatch],
+    threeValued: Bool, _ stops: inout [StoppedCode]
   ) throws(UnassignedVariable) {
     // Most rule lists have exactly one match: found without collecting the matches.
     let alternatives = decision.alternatives
     var only = -1
-    var count = 0
-    for k in alternatives.indices where try alternatives[k].guardCode.holds(valuation) {
-      if count == 0 { only = k }
-      count += 1
-    }
-    if count == 1 {
-      switch alternatives[only].next {
-      case .branch(let b): result.append(b)
-      case .decision(let sub): try walk(sub, valuation, &result, &mismatches)
+    var matching: [Int] = []
+    for k in alternatives.indices {
+      let code = alternatives[k].guardCode
+      let holds: Bool
+      do {
+        holds = try code.holds(valuation)
+      } catch {
+        guard threeValued else { throw error }
+        stops.append(StoppedCode(code: code.instructions[...], stackDepth: code.stackDepth))
+        guard let decided = code.threeValued.evaluate(valuation) else { throw error }
+        holds = decided != 0
       }
-      return
+      guard holds else { continue }
+      if only < 0 && matching.isEmpty {
+        only = k
+      } else {
+        if only >= 0 { matching.append(only) }
+        only = -1
+        matching.append(k)
+      }
     }
-    var matching: [Alternative] = []
-    for alternative in alternatives where try alternative.guardCode.holds(valuation) {
-      matching.append(alternative)
+    if only >= 0 {
+      try follow(alternatives[only], valuation, &result, &mismatches, threeValued: threeValued, &stops)
+      return
     }
     mismatches.append(
       Mismatch(
-        place: decision.place, matchingLines: matching.map(\.line), ruleLines: alternatives.map(\.line)))
-    for alternative in matching {
-      switch alternative.next {
-      case .branch(let b): result.append(b)
-      case .decision(let sub): try walk(sub, valuation, &result, &mismatches)
-      }
+        place: decision.place, matchingLines: matching.map { alternatives[$0].line },
+        ruleLines: alternatives.map(\.line)))
+    for k in matching {
+      try follow(alternatives[k], valuation, &result, &mismatches, threeValued: threeValued, &stops)
+    }
+  }
+
+  /// `walk`'s step into a matching alternative: its branch, or the walk of its rule list.
+  private func follow(
+    _ alternative: Alternative, _ valuation: [Int], _ result: inout [Int], _ mismatches: inout [Mismatch],
+    threeValued: Bool, _ stops: inout [StoppedCode]
+  ) throws(UnassignedVariable) {
+    switch alternative.next {
+    case .branch(let b): result.append(b)
+    case .decision(let sub): try walk(sub, valuation, &result, &mismatches, threeValued: threeValued, &stops)
     }
   }
 }

@@ -78,6 +78,16 @@ struct ThreeValuedClassTests {
     Self.expectSame(threeValued, strict, "\(from) -> \(to)")
   }
 
+  /// The SMS code step both models of the next test lead to.
+  static let codeStep = """
+      code:
+        names: {swift: confirmSignInWithSMSMFACode}
+        responses:
+          correctCode:
+            - goto: done
+              verifies: mfa
+    """
+
   @Test("a guard decided by its other operand splits nothing, yet counts as the strict classes it stands for")
   func decidedGuardSplitsNothing() throws {
     // `pool.mfa == required && user.phone`: both searches read pool.mfa first; with it off,
@@ -92,14 +102,7 @@ struct ThreeValuedClassTests {
                 goto: done
                 verifies: firstFactor
         """,
-      steps: """
-          code:
-            names: {swift: confirmSignInWithSMSMFACode}
-            responses:
-              correctCode:
-                - goto: done
-                  verifies: mfa
-        """)
+      steps: Self.codeStep)
     let system = TransitionSystem(model: model)
     let root = [Int](repeating: unassigned, count: model.configurationIndices.count)
     var graph = FlowGraph(system: system, configuration: root)
@@ -135,14 +138,7 @@ struct ThreeValuedClassTests {
                 goto: done
                 verifies: firstFactor
         """,
-      steps: """
-          code:
-            names: {swift: confirmSignInWithSMSMFACode}
-            responses:
-              correctCode:
-                - goto: done
-                  verifies: mfa
-        """)
+      steps: Self.codeStep)
     var offFirst = FlowGraph(system: TransitionSystem(model: swapped), configuration: root)
     offFirst.threeValued = true
     offFirst.configuration[mfa] = model.variables[mfa].domain.values[0]
