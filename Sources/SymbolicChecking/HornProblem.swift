@@ -22,10 +22,13 @@ final class HornProblem {
     encoding.model.configurationIndices.map { config[$0]! } + [step] + encoding.model.flowIndices.map { flow[$0]! }
   }
 
-  init(model: SignInModel, timeoutMilliseconds: UInt32, resourceLimit: UInt32 = 0) throws(Z3Error) {
+  /// `explains`: the problem's invariant will be read (`Z3Fixedpoint.invariant(of:)`).
+  init(model: SignInModel, timeoutMilliseconds: UInt32, resourceLimit: UInt32 = 0, explains: Bool = false)
+    throws(Z3Error)
+  {
     context = try Z3Context(resourceLimit: resourceLimit)
     encoding = Z3Encoding(model: model, context: context)
-    fixedpoint = try Z3Fixedpoint(context, timeoutMilliseconds: timeoutMilliseconds)
+    fixedpoint = try Z3Fixedpoint(context, timeoutMilliseconds: timeoutMilliseconds, keepsRelations: explains)
     config = encoding.constants(model.configurationIndices)
     flow = encoding.constants(model.flowIndices)
     step = context.intConstant("step")

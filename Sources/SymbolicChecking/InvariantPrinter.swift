@@ -10,11 +10,11 @@ struct InvariantPrinter {
   func render(_ problem: HornProblem) -> String? {
     let arguments = problem.arguments(step: problem.step, problem.state)
     guard let invariant = problem.fixedpoint.invariant(of: problem.reach, arguments: arguments) else { return nil }
-    let tree = problem.context.simplify(invariant).tree
-    if case .bool(true) = tree { return "Reach is unconstrained: the property holds in every state (true)" }
+    let tree = problem.context.simplify(invariant).sharedTree
+    if case .bool(true) = tree.root { return "Reach is unconstrained: the property holds in every state (true)" }
     let clauses: [Z3Tree]
-    if case .apply(.and, let parts) = tree { clauses = parts } else { clauses = [tree] }
-    return clauses.map { "  " + text($0) }.joined(separator: "\n")
+    if case .apply(.and, let parts) = tree.root { clauses = parts } else { clauses = [tree.root] }
+    return (clauses.map { "  " + text($0) } + definitions(tree, indent: "  ")).joined(separator: "\n")
   }
 
   /// The fixpoint's per-step sets as an invariant: for safety the complement of "can reach
@@ -22,11 +22,17 @@ struct InvariantPrinter {
   func render(_ sets: [Z3Term], in fixpoint: BackwardFixpoint, negate: Bool) -> String {
     var lines: [String] = []
     for (s, set) in sets.enumerated() {
-      let formula = fixpoint.context.simplify(negate ? fixpoint.context.not(set) : set)
-      if case .bool(true) = formula.tree { continue }
-      lines.append("  at \(model.steps[s].id): \(text(formula.tree))")
+      let tree = fixpoint.context.simplify(negate ? fixpoint.context.not(set) : set).sharedTree
+      if case .bool(true) = tree.root { continue }
+      lines.append("  at \(model.steps[s].id): \(text(tree.root))")
+      lines += definitions(tree, indent: "    ")
     }
     return lines.isEmpty ? "  true at every step" : lines.joined(separator: "\n")
+  }
+
+  /// A line per definition of `tree` (a subformula used more than once): `#n: formula`.
+  private func definitions(_ tree: Z3SharedTree, indent: String) -> [String] {
+    tree.definitions.indices.map { "\(indent)#\($0 + 1): \(text(tree.definitions[$0]))" }
   }
 
   private func domain(of name: String) -> Domain? {
@@ -45,6 +51,7 @@ struct InvariantPrinter {
     case .number(let n): return String(n)
     case .constant(let name): return name
     case .other(let s): return s
+    case .shared(let n): return "#\(n + 1)"
     case .apply(let op, let args):
       func binary(_ symbol: String) -> String {
         guard args.count == 2 else { return args.map(text).joined(separator: " \(symbol) ") }

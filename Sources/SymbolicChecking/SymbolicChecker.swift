@@ -252,7 +252,8 @@ public struct SymbolicChecker: Sendable {
   ) {
     let method =
       invariant == .terminates ? "Spacer (CHC): dead ends, and cycles via a saved-state copy" : "Spacer (CHC)"
-    let problem = try HornProblem(model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
+    let problem = try HornProblem(
+      model: model, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit, explains: explain)
     let conditions = InvariantConditions(encoding: problem.encoding)
     var questions = [try problem.question(conditions.bad(invariant, problem.state))]
     if invariant == .terminates { questions.append(try problem.cycleQuestion()) }

@@ -329,8 +329,12 @@ package final class Z3Fixedpoint {
   let raw: Z3_fixedpoint
   private var ruleCount = 0
 
-  /// - Parameter timeoutMilliseconds: bounds each `query`; hitting it answers `unknown`.
-  package init(_ context: Z3Context, timeoutMilliseconds: UInt32) throws(Z3Error) {
+  /// - Parameters:
+  ///   - timeoutMilliseconds: bounds each `query`; hitting it answers `unknown`.
+  ///   - keepsRelations: keep every relation's arguments (no slicing), so that `invariant(of:)`
+  ///     can read a relation's cover; with slicing Z3 4.8.12 may drop arguments of the relation,
+  ///     and reading its cover then crashes inside libz3.
+  package init(_ context: Z3Context, timeoutMilliseconds: UInt32, keepsRelations: Bool = false) throws(Z3Error) {
     self.context = context
     guard let fixedpoint = Z3_mk_fixedpoint(context.raw) else {
       try context.throwIfFailed()
@@ -344,6 +348,9 @@ package final class Z3Fixedpoint {
       Z3_params_set_symbol(
         context.raw, params, Z3_mk_string_symbol(context.raw, "engine"), Z3_mk_string_symbol(context.raw, "spacer"))
       Z3_params_set_uint(context.raw, params, Z3_mk_string_symbol(context.raw, "timeout"), timeoutMilliseconds)
+      if keepsRelations {
+        Z3_params_set_bool(context.raw, params, Z3_mk_string_symbol(context.raw, "xform.slice"), false)
+      }
       Z3_fixedpoint_set_params(context.raw, raw, params)
       Z3_params_dec_ref(context.raw, params)
     }
@@ -380,7 +387,8 @@ package final class Z3Fixedpoint {
   }
 
   /// After `.unsatisfiable`: the inductive invariant Z3 found for `relation`, over its
-  /// arguments given as `arguments`; nil when Z3 has none to give.
+  /// arguments given as `arguments`; nil when Z3 has none to give. Only on a fixedpoint made
+  /// with `keepsRelations`.
   package func invariant(of relation: Z3Relation, arguments: [Z3Term]) -> Z3Term? {
     guard let cover = Z3_fixedpoint_get_cover_delta(context.raw, raw, -1, relation.decl) else { return nil }
     let term = context.term(cover)
