@@ -95,7 +95,7 @@ struct BackwardFixpoint {
     // With `frontier`, the sets only grow: a second solver keeps "not yet in the set" for each
     // step as assertions added once per layer (`selector` names the step), so a check costs
     // one layer, not the whole set (on a 200-state chain the sets hold 200 layers).
-    let growth = try Z3Solver(context)
+    let growth = try Z3Solver(context, incremental: true)
     let selector = context.intConstant("fixpoint step")
     func exclude(_ sets: [Z3Term]) {
       for s in model.steps.indices {

@@ -52,7 +52,7 @@ struct BoundedSearch {
       context = session.context
       encoding = session.encoding
       conditions = session.conditions
-      solver = try Z3Solver(context)
+      solver = try Z3Solver(context, incremental: true)
       config = encoding.constants(model.configurationIndices)
       solver.assert(encoding.validConfiguration(config))
     }

@@ -385,6 +385,8 @@ public struct SymbolicChecker: Sendable {
       let resource = resourceLimit > 0 ? ", the resource limit (--rlimit \(resourceLimit) per query)" : ""
       return "Z3 gave no answer within the time limit (\(timeoutMilliseconds / 1000) s per query)\(resource) "
         + "or the memory cap"
+    case _ where resourceLimit > 0 && reason.contains("resource limit"):
+      return "Z3 gave no answer within the resource limit (--rlimit \(resourceLimit) per query)"
     default:
       return "Z3 gave no answer: \(reason)"
     }

@@ -86,13 +86,12 @@ struct Z3Encoding {
   /// After a satisfiable check: the first configuration (in variable order, each variable's
   /// values in domain order) `solver`'s assertions allow over the constants `vars`. A
   /// counterexample's configuration so depends on the question, not on the model Z3 happens to
-  /// find; when Z3 gives no answer on the way, that model's.
+  /// find; when Z3 gives no answer on the way, the last model's (`Z3Solver.firstValues`).
   func firstConfiguration(_ solver: Z3Solver, _ vars: [Int: Z3Term]) throws(Z3Error) -> [Int] {
     let indices = model.configurationIndices
     let terms = indices.map { vars[$0]! }
-    if let first = try solver.firstValues(of: terms, domains: indices.map { model.variables[$0].domain.values }) {
-      return first
-    }
-    return indices.map { solver.integerValue(of: vars[$0]!) ?? model.variables[$0].domain.values[0] }
+    let domains = indices.map { model.variables[$0].domain.values }
+    // nil only if the check just made is not satisfiable any more (no answer within the limits).
+    return try solver.firstValues(of: terms, domains: domains) ?? domains.map { $0[0] }
   }
 }
