@@ -133,7 +133,7 @@ let package = Package(
     .testTarget(name: "SignInModelTests", dependencies: ["SignInModel"]),
     .testTarget(
       name: "ModelCheckingTests", dependencies: ["SignInModel", "ModelChecking", "ModelTestSupport", "Reporting"]),
-    .testTarget(name: "Z3KitTests", dependencies: ["Z3Kit"]),
+    .testTarget(name: "Z3KitTests", dependencies: ["Z3Kit", "CZ3"]),
     .testTarget(
       name: "FuzzingTests",
       dependencies: [

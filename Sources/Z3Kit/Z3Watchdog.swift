@@ -12,6 +12,10 @@ import Foundation
 /// interrupt that lands after Z3 returned and before the query said so is a no-op in Z3
 /// (nothing is running to cancel, and Z3 4.8.12 keeps no pending cancel for the next call;
 /// `Z3KitTests` checks both).
+///
+/// The thread is woken only for a deadline earlier than the one it already sleeps until: a
+/// run of queries with the same time limit wakes it once per limit, not once per query (waking
+/// it for each one cost about a tenth of `prove`'s CPU, in futex calls and thread switches).
 final class Z3Watchdog: @unchecked Sendable {
   static let shared = Z3Watchdog()
 
@@ -25,6 +29,20 @@ final class Z3Watchdog: @unchecked Sendable {
   private var queries: [UInt64: Query] = [:]
   private var nextID: UInt64 = 0
   private var started = false
+  /// When the watchdog thread looks next (`UInt64.max`: only when woken).
+  private var wakeAt = UInt64.max
+  private var wakeups = 0
+
+  /// A watchdog of its own (`shared` serves every context); its thread starts with the first
+  /// query and lives as long as the process.
+  init() {}
+
+  /// How many times a query woke the watchdog thread so far.
+  var signalCount: Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return wakeups
+  }
 
   /// Runs `body` (one Z3 call on `context`), interrupting it once `milliseconds` have passed.
   /// Returns its result and whether the watchdog interrupted it.
@@ -39,10 +57,14 @@ final class Z3Watchdog: @unchecked Sendable {
     }
     nextID += 1
     let id = nextID
-    let earliest = queries.values.lazy.map(\.deadline).min()
     queries[id] = Query(context: context, deadline: deadline)
-    // The watchdog sleeps until the earliest deadline it knows; wake it only for an earlier one.
-    if earliest.map({ deadline < $0 }) ?? true { condition.signal() }
+    // The watchdog sleeps until `wakeAt` (it looks at every pending query then); wake it only
+    // for an earlier deadline.
+    if deadline < wakeAt {
+      wakeAt = deadline
+      wakeups += 1
+      condition.signal()
+    }
     condition.unlock()
     let result = body()
     condition.lock()
@@ -59,12 +81,17 @@ final class Z3Watchdog: @unchecked Sendable {
         queries[id]?.interrupted = true
         Z3_interrupt(query.context)
       }
+      // Sleep until the earliest pending deadline, or until the time it meant to look anyway
+      // when that is still to come (the queries that set it may have ended): a later query
+      // then finds it asleep until before its deadline and need not wake it.
       let pending = queries.values.lazy.filter { !$0.interrupted }.map(\.deadline).min()
-      if let pending {
-        let seconds = Double(pending - min(pending, DispatchTime.now().uptimeNanoseconds)) / 1e9
-        _ = condition.wait(until: Date(timeIntervalSinceNow: seconds + 0.001))
-      } else {
+      if wakeAt <= now { wakeAt = .max }
+      wakeAt = min(wakeAt, pending ?? .max)
+      if wakeAt == .max {
         condition.wait()
+      } else {
+        let seconds = Double(wakeAt - min(wakeAt, DispatchTime.now().uptimeNanoseconds)) / 1e9
+        _ = condition.wait(until: Date(timeIntervalSinceNow: seconds + 0.001))
       }
     }
   }

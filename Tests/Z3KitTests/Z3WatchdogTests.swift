@@ -1,7 +1,9 @@
+import CZ3
 import Dispatch
 import Foundation
 import Testing
-import Z3Kit
+
+@testable import Z3Kit
 
 /// The query time limit, kept by signin-spec's watchdog thread (not Z3's per-query timers).
 @Suite("Z3 query time limits")
@@ -49,6 +51,34 @@ struct Z3WatchdogTests {
       #expect(try solver.check() == .satisfiable)
       #expect(solver.integerValue(of: x) == k + 1)
     }
+  }
+
+  @Test("queries with one time limit wake the watchdog thread once, not once per query")
+  func oneWakeupPerLimit() throws {
+    let watchdog = Z3Watchdog()
+    let context = try Z3Context()
+    for k in 0..<200 {
+      let (value, interrupted) = watchdog.run(context.raw, milliseconds: 60_000) { k * 2 }
+      #expect(value == k * 2)
+      #expect(!interrupted)
+    }
+    #expect(watchdog.signalCount == 1)
+  }
+
+  @Test("a shorter limit after longer ones wakes the watchdog, and its query is interrupted")
+  func shorterLimitWakesTheWatchdog() throws {
+    let watchdog = Z3Watchdog()
+    let context = try Z3Context()
+    let first = watchdog.run(context.raw, milliseconds: 60_000) { 1 }
+    #expect(first.0 == 1 && !first.interrupted)
+    let solver = try Z3Solver(context)
+    Self.pigeonhole(context, solver)
+    let (answer, interrupted) = watchdog.run(context.raw, milliseconds: 200) {
+      Z3_solver_check(context.raw, solver.raw)
+    }
+    #expect(interrupted)
+    #expect(answer == Z3_L_UNDEF)
+    #expect(watchdog.signalCount == 2)
   }
 
   @Test("contexts on two threads: one query times out, the other thread's queries are all answered")
