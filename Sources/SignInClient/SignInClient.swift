@@ -534,18 +534,20 @@ public actor SignInClient {
     case .network(let m): return .network(redact(m))
     case .malformed(let m): return .invalidServiceResponse(redact(m))
     case .service(let type, let message):
-      let m = redact(message)
+      // The message is redacted only where the error keeps it.
       switch type {
       case "CodeMismatchException": return .codeMismatch
       case "ExpiredCodeException": return .codeExpired
       case "EnableSoftwareTokenMFAException": return .softwareTokenMFANotEnabled
       case "InvalidPasswordException": return .invalidPassword
-      case "InvalidParameterException": return .invalidParameter(m)
-      case "NotAuthorizedException": return .notAuthorized(m.isEmpty ? "Incorrect username or password" : m)
+      case "InvalidParameterException": return .invalidParameter(redact(message))
+      case "NotAuthorizedException":
+        let m = redact(message)
+        return .notAuthorized(m.isEmpty ? "Incorrect username or password" : m)
       case "UserNotFoundException": return .userNotFound
       case "ResourceNotFoundException" where operation != "AssociateSoftwareToken":
         return .notAuthorized("the session is not valid any more")
-      default: return .service(type: type, message: m)
+      default: return .service(type: type, message: redact(message))
       }
     }
   }

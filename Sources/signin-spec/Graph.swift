@@ -17,7 +17,7 @@ struct Graph: ParsableCommand {
       Examples:
         signin-spec graph models/2026-all-platforms.yaml > flow.mmd
         signin-spec graph models/2026-all-platforms.yaml --set pool.authFlow=userAuth --format dot
-        signin-spec graph models/2026-all-platforms.yaml --trace counterexamples/84fd369361e675ed.json
+        signin-spec graph models/2026-all-platforms.yaml --trace counterexamples/02e057b77dcb7491.json
       """)
 
   enum Format: String, ExpressibleByArgument, CaseIterable { case mermaid, dot, svg }

@@ -16,7 +16,7 @@ struct Replay: AsyncParsableCommand {
     discussion: """
       Examples:
         signin-spec replay
-        signin-spec replay counterexamples/84fd369361e675ed.json --explain
+        signin-spec replay counterexamples/02e057b77dcb7491.json --explain
         signin-spec replay counterexamples --client stuckOnUnknownChallenge
         signin-spec replay corpus --allow-empty
         signin-spec replay counterexamples/adapters/boto3 --adapter "python3 adapters/boto3/adapter.py"

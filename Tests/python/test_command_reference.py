@@ -26,3 +26,16 @@ def test_every_subcommand_has_a_section():
     for name in names:
         if name != "help":
             assert f"## signin-spec {name}\n" in page, name
+
+
+def test_the_examples_name_files_that_exist():
+    """Every shipped file an example of `--help` names (a model, a counterexample, a scenario,
+    an example model) is in the repository, so the example runs as printed."""
+    page = (ROOT / "docs" / "guide" / "commands.md").read_text()
+    named = set(
+        re.findall(r"\b((?:models|counterexamples|scenarios|docs/guide/examples)/[\w./-]+\.(?:yaml|yml|json))\b", page)
+    )
+    assert any(p.startswith("counterexamples/") for p in named)
+    assert any(p.startswith("models/") for p in named)
+    missing = sorted(p for p in named if not (ROOT / p).exists())
+    assert missing == [], f"--help examples name files that do not exist: {missing}"
