@@ -20,7 +20,8 @@ struct Verify: ParsableCommand {
         signin-spec verify --format markdown >> "$GITHUB_STEP_SUMMARY"
         signin-spec verify --sarif verify.sarif --junit verify.junit.xml
         signin-spec verify --html report.html
-        signin-spec verify docs/guide/examples/broken-2023.yaml --save findings && signin-spec replay findings
+        signin-spec verify docs/guide/examples/broken-2023.yaml --save findings
+        signin-spec replay findings
       """)
 
   enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, sarif, markdown }
