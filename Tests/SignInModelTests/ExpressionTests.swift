@@ -26,6 +26,9 @@ struct ExpressionTests {
       ("not user.phone => flow.tries + 1 < 2", [0, 0, 0], 1),
       ("!user.phone => flow.tries + 1 < 2", [0, 0, 1], 0),
       ("(pool.mfa != off) and (flow.tries - 1 == 0)", [1, 0, 1], 1),
+      ("flow.tries != -1 && flow.tries - 1 == -1", [0, 0, 0], 1),
+      ("flow.tries - -2 == 3 && flow.tries + -1 >= 0", [0, 0, 1], 1),
+      ("flow.tries - -2 == 3", [0, 0, 2], 0),
     ])
   func evaluates(text: String, values: [Int], expected: Int) throws {
     #expect(try evaluate(text, values) == expected)
@@ -53,6 +56,14 @@ struct ExpressionTests {
       ("pool.mfa == requird", "'requird' is not one of [off, optional, required]; did you mean 'required'?"),
       ("flow.trys < 2", "unknown name 'flow.trys'; did you mean 'flow.tries'?"),
       ("user.phone &&", "expected a value, a name or '(' but found 'end of expression'"),
+      (
+        "flow.tries == -flow.tries",
+        "expected an integer after '-' (a negative literal; write 0 - x to negate a name) but found 'flow.tries'"
+      ),
+      (
+        "flow.tries == -",
+        "expected an integer after '-' (a negative literal; write 0 - x to negate a name) but found 'end of expression'"
+      ),
       ("offered(SMS)", "offered(SMS) is only allowed in the responses of a step that declares 'offers'"),
       ("flow.tries", "expected a bool expression but this is int"),
     ])

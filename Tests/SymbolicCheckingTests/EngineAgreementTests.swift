@@ -154,4 +154,34 @@ struct EngineAgreementTests {
   func mutantsSmoke() throws {
     try Self.checkMutants(count: 2)
   }
+
+  /// Negative literals (`-1`) in guards and updates, over a domain with a negative value.
+  @Test("negative literals and domains: the engines agree, and an update to -2 leaves the domain for both")
+  func negativeLiterals() throws {
+    let text = try String(contentsOfFile: Self.models[0], encoding: .utf8)
+    // -1 is in the domain but never reached: the same behaviour as the shipped model.
+    let neutral =
+      text
+      .replacingOccurrences(of: "  flow.retries:\n    domain: 0..4", with: "  flow.retries:\n    domain: -1..4")
+      .replacingOccurrences(
+        of: "- when: \"flow.retries < 4\"", with: "- when: \"flow.retries < 4 && flow.retries != -1\"")
+    #expect(neutral.contains("domain: -1..4") && neutral.contains("flow.retries != -1"))
+    let model = try ModelLoader.load(yaml: neutral, file: "negative.yaml")
+    #expect(Self.disagreements(model) == [])
+    for result in SymbolicChecker(model: model).prove().results {
+      #expect(result.verdict == .proven, "\(result.invariant): \(result.verdict)")
+    }
+    // A network fault sets -2, outside the domain.
+    let update = try #require(neutral.range(of: "set: {flow.retries: \"flow.retries + 1\"}"))
+    let outside = try ModelLoader.load(
+      yaml: neutral.replacingCharacters(in: update, with: "set: {flow.retries: \"-2\"}"), file: "outside.yaml")
+    let proof = SymbolicChecker(model: outside).prove(invariants: [.staysInDomain])
+    guard case .violated(let counterexample)? = proof.results.first?.verdict else {
+      Issue.record("Z3 says \(String(describing: proof.results.first?.verdict))")
+      return
+    }
+    #expect(counterexample.invariant == .staysInDomain)
+    #expect(counterexample.steps.last?.response == "networkFault")
+    #expect(Self.disagreements(outside) == [])
+  }
 }

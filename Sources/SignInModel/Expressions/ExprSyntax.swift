@@ -31,12 +31,14 @@ public struct ExpressionError: Error, Sendable, Equatable {
 ///     unary   := ('!' | 'not') unary | compare
 ///     compare := sum (('==' | '!=' | '<' | '<=' | '>' | '>=') sum | 'in' '[' name (',' name)* ']')?
 ///     sum     := atom (('+' | '-') atom)*
-///     atom    := integer | 'true' | 'false' | name | name '(' name ')' | '(' expr ')'
+///     atom    := integer | '-' integer | 'true' | 'false' | name | name '(' name ')' | '(' expr ')'
 ///     name    := [A-Za-z_][A-Za-z0-9_.]*
 ///
 /// Nesting is bounded by `ModelLimits.maxExpressionDepth` (parentheses, `!`, and each operator of
 /// a chain such as `a + b + c` count one level), so no input can exhaust the stack; integers must
-/// lie in `ModelLimits.integers`.
+/// lie in `ModelLimits.integers`. A `-` before an integer where a value is expected makes a
+/// negative literal (`flow.x != -1`, `flow.x - -1`), for domains with negative values; a name
+/// is negated by subtraction (`0 - flow.x`).
 struct ExprParser {
   private enum Token: Equatable {
     case integer(Int)
@@ -241,6 +243,16 @@ struct ExprParser {
         return .call(w, argument: argument, at: at)
       }
       return .name(w, at: at)
+    case .symbol("-"):
+      // `.end` closes the tokens, so a `-` always has a next token.
+      let (next, nextAt) = tokens[position + 1]
+      guard case .integer(let v) = next else {
+        throw ExpressionError(
+          message: "expected an integer after '-' (a negative literal; write 0 - x to negate a name) "
+            + "but found '\(describe(next))'", offset: nextAt)
+      }
+      position += 2
+      return .integer(-v, at: at)
     case .symbol("("):
       position += 1
       let inner = try parseImplies()
