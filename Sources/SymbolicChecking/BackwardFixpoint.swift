@@ -67,6 +67,7 @@ struct BackwardFixpoint {
   /// It is the same least fixpoint: once a layer adds nothing new, no later layer can.
   private func solve(
     initial: [Z3Term], assumption: Z3Term, earliest: Bool = false, frontier: Bool = false,
+    findsConfiguration: Bool = true,
     startIsBad: (Z3Term) -> Z3Term, update: ([Z3Term], Int, Substitutions) -> Z3Term
   ) throws(Z3Error) -> Answer {
     let solver = try Z3Solver(context)
@@ -86,6 +87,7 @@ struct BackwardFixpoint {
       case .unsatisfiable: return nil
       case .unknown(let reason): return .unknown(reason)
       case .satisfiable:
+        guard findsConfiguration else { return .violated(configuration: []) }
         return .violated(configuration: try encoding.firstConfiguration(solver, state))
       }
     }
@@ -94,19 +96,18 @@ struct BackwardFixpoint {
     if earliest, let answer = try badStart(current) { return answer }
     // With `frontier`, the sets only grow: a second solver keeps "not yet in the set" for each
     // step as assertions added once per layer (`selector` names the step), so a check costs
-    // one layer, not the whole set (on a 200-state chain the sets hold 200 layers).
-    let growth = try Z3Solver(context, incremental: true)
+    // one layer, not the whole set (on a 200-state chain the sets hold 200 layers). It is the
+    // session's (`SymbolicSession.growthSolver`), its assertions in a scope of this fixpoint's.
+    let growth = frontier ? try session.growthSolver() : nil
+    growth?.push()
+    defer { growth?.pop() }
     let selector = context.intConstant("fixpoint step")
     func exclude(_ sets: [Z3Term]) {
       for s in model.steps.indices {
-        growth.assert(context.implies(context.equal(selector, context.int(s)), context.not(sets[s])))
+        growth?.assert(context.implies(context.equal(selector, context.int(s)), context.not(sets[s])))
       }
     }
-    if frontier {
-      growth.assert(context.and(model.variables.indices.map { encoding.inDomain($0, state[$0]!) }))
-      growth.assert(encoding.validConfiguration(state))
-      exclude(initial)
-    }
+    exclude(initial)
     // A step's new set reads only its branches' targets' sets: where those are the very terms
     // of the last iteration, so is its result (Z3 shares equal terms, and `update` and `tidy`
     // are deterministic), and it is not made again.
@@ -124,11 +125,15 @@ struct BackwardFixpoint {
       if !frontier, context.sameTerms(added, current) {
         grew = .unsatisfiable  // every set is the term it was: nothing grew
       } else if frontier {
-        growth.push()
-        growth.assert(
-          context.or(model.steps.indices.map { context.and([context.equal(selector, context.int($0)), added[$0]]) }))
-        grew = try growth.check()
-        growth.pop()
+        guard let growth else { preconditionFailure("a frontier fixpoint has a growth solver") }
+        // Popped on every way out: the session's later fixpoints share the solver.
+        grew = try { () throws(Z3Error) -> Z3Result in
+          growth.push()
+          defer { growth.pop() }
+          growth.assert(
+            context.or(model.steps.indices.map { context.and([context.equal(selector, context.int($0)), added[$0]]) }))
+          return try growth.check()
+        }()
         exclude(added)
       } else {
         solver.push()
@@ -162,12 +167,17 @@ struct BackwardFixpoint {
   /// Is this state predicate (a condition per step, over the configuration and the flow)
   /// reachable from signIn under some valid configuration? `.violated` gives a configuration
   /// with a shortest path to it over all configurations; `.proven`, that none reaches it.
-  /// An invariant holds when its bad cases are not reachable.
-  func canReach(_ cases: [InvariantConditions.Case], assumption: Z3Term? = nil) throws(Z3Error) -> Answer {
+  /// An invariant holds when its bad cases are not reachable. Without `findsConfiguration`,
+  /// `.violated` carries no configuration (a witness, a `reachable` property: only whether
+  /// some start reaches the cases is asked, and the first configuration takes a query per
+  /// variable).
+  func canReach(
+    _ cases: [InvariantConditions.Case], assumption: Z3Term? = nil, findsConfiguration: Bool = true
+  ) throws(Z3Error) -> Answer {
     let initial = model.steps.indices.map { s in context.or(cases.filter { $0.step == s }.map(\.condition)) }
     return try solve(
       initial: initial, assumption: assumption ?? context.bool(true), earliest: true, frontier: true,
-      startIsBad: { $0 }
+      findsConfiguration: findsConfiguration, startIsBad: { $0 }
     ) { layer, s, memo in
       var ways: [Z3Term] = []
       for branch in encoding.system.branches(from: s) {

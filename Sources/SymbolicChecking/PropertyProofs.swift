@@ -31,7 +31,7 @@ extension SymbolicChecker {
       case .unknown(let reason): return unknown(reason)
       }
     case .reachable:
-      switch try f.canReach(proofs.cases(check.predicate, holding: true)) {
+      switch try f.canReach(proofs.cases(check.predicate, holding: true), findsConfiguration: false) {
       case .violated: return (.proven, "\(method): a path reaches it", nil)
       case .unknown(let reason): return unknown(reason)
       case .proven(let n, _):

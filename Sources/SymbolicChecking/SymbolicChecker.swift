@@ -154,8 +154,8 @@ public struct SymbolicChecker: Sendable {
       let start = DispatchTime.now()
       progress?("\(safety.count) safety properties in one fixpoint")
       let fixpoint = BackwardFixpoint(session: session)
-      if case .proven(let n, _)? = try? fixpoint.canReach(safety.flatMap { session.conditions.bad($0, session.state) })
-      {
+      let bad = safety.flatMap { session.conditions.bad($0, session.state) }
+      if case .proven(let n, _)? = try? fixpoint.canReach(bad, findsConfiguration: false) {
         shared = (n, elapsed(since: start), safety.count)
       }
     }
@@ -333,7 +333,9 @@ public struct SymbolicChecker: Sendable {
       let witnessed = try search.reachableSteps()
       var unreachable: [String] = []
       for s in model.steps.indices where !witnessed.contains(s) {
-        switch try BackwardFixpoint(session: session).canReach([(s, session.context.bool(true))]) {
+        switch try BackwardFixpoint(session: session).canReach(
+          [(s, session.context.bool(true))], findsConfiguration: false)
+        {
         case .proven: unreachable.append(model.steps[s].id)
         case .violated: break
         case .unknown(let reason):
@@ -366,7 +368,7 @@ public struct SymbolicChecker: Sendable {
         }
       }
       for (cases, reason) in session.conditions.witnesses(invariant, session.state) {
-        switch try BackwardFixpoint(session: session).canReach(cases) {
+        switch try BackwardFixpoint(session: session).canReach(cases, findsConfiguration: false) {
         case .proven: return (.vacuous(reason: reason), method, explanation)
         case .unknown(let why):
           return (.unknown(reason: "witness for non-vacuity: \(describe(why))"), method, explanation)
