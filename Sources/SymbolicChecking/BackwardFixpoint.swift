@@ -71,8 +71,7 @@ struct BackwardFixpoint {
     startIsBad: (Z3Term) -> Z3Term, update: ([Z3Term], Int, Substitutions) -> Z3Term
   ) throws(Z3Error) -> Answer {
     let solver = try Z3Solver(context)
-    solver.assert(context.and(model.variables.indices.map { encoding.inDomain($0, state[$0]!) }))
-    solver.assert(encoding.validConfiguration(state))
+    session.assertValidState(on: solver)
     var start = state
     for i in model.flowIndices { start[i] = context.int(model.variables[i].initial) }
     let startValues = model.flowIndices.map { start[$0]! }
@@ -102,12 +101,12 @@ struct BackwardFixpoint {
     growth?.push()
     defer { growth?.pop() }
     let selector = context.intConstant("fixpoint step")
-    func exclude(_ sets: [Z3Term]) {
+    func exclude(_ sets: [Z3Term], on growth: Z3Solver) {
       for s in model.steps.indices {
-        growth?.assert(context.implies(context.equal(selector, context.int(s)), context.not(sets[s])))
+        growth.assert(context.implies(context.equal(selector, context.int(s)), context.not(sets[s])))
       }
     }
-    exclude(initial)
+    if let growth { exclude(initial, on: growth) }
     // A step's new set reads only its branches' targets' sets: where those are the very terms
     // of the last iteration, so is its result (Z3 shares equal terms, and `update` and `tidy`
     // are deterministic), and it is not made again.
@@ -124,8 +123,7 @@ struct BackwardFixpoint {
       let grew: Z3Result
       if !frontier, context.sameTerms(added, current) {
         grew = .unsatisfiable  // every set is the term it was: nothing grew
-      } else if frontier {
-        guard let growth else { preconditionFailure("a frontier fixpoint has a growth solver") }
+      } else if let growth {
         // Popped on every way out: the session's later fixpoints share the solver.
         grew = try { () throws(Z3Error) -> Z3Result in
           growth.push()
@@ -134,7 +132,7 @@ struct BackwardFixpoint {
             context.or(model.steps.indices.map { context.and([context.equal(selector, context.int($0)), added[$0]]) }))
           return try growth.check()
         }()
-        exclude(added)
+        exclude(added, on: growth)
       } else {
         solver.push()
         solver.assert(context.or(model.steps.indices.map { context.and([added[$0], context.not(current[$0])]) }))

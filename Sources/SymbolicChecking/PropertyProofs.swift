@@ -171,8 +171,7 @@ struct PropertyFixpoint {
     let encoding = fixpoint.encoding
     let state = fixpoint.state
     let solver = try Z3Solver(context)
-    solver.assert(context.and(model.variables.indices.map { encoding.inDomain($0, state[$0]!) }))
-    solver.assert(encoding.validConfiguration(state))
+    fixpoint.session.assertValidState(on: solver)
     var current = model.steps.map { _ in context.bool(false) }
     let branches = encoding.system.branches
     let byStep = Dictionary(grouping: branches.indices) { branches[$0].step }
@@ -221,15 +220,13 @@ struct PropertyFixpoint {
   /// `.some(nil)` when Z3 gives no answer.
   func startConfiguration(where condition: Z3Term) throws(Z3Error) -> [Int]?? {
     let solver = try Z3Solver(context)
-    let state = fixpoint.state
-    solver.assert(context.and(model.variables.indices.map { fixpoint.encoding.inDomain($0, state[$0]!) }))
-    solver.assert(fixpoint.encoding.validConfiguration(state))
+    fixpoint.session.assertValidState(on: solver)
     solver.assert(condition)
     switch try solver.check() {
     case .unsatisfiable: return .none
     case .unknown: return .some(nil)
     case .satisfiable:
-      return .some(try fixpoint.encoding.firstConfiguration(solver, state))
+      return .some(try fixpoint.encoding.firstConfiguration(solver, fixpoint.state))
     }
   }
 }

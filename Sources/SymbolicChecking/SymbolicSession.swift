@@ -81,10 +81,16 @@ final class SymbolicSession {
   func growthSolver() throws(Z3Error) -> Z3Solver {
     if let growth { return growth }
     let solver = try Z3Solver(context, incremental: true)
-    solver.assert(context.and(model.variables.indices.map { encoding.inDomain($0, state[$0]!) }))
-    solver.assert(encoding.validConfiguration(state))
+    assertValidState(on: solver)
     growth = solver
     return solver
+  }
+
+  /// Asserts on `solver` that `state` lies in every variable's domain and its configuration
+  /// satisfies the constraints: what every fixpoint's solvers start from.
+  func assertValidState(on solver: Z3Solver) {
+    solver.assert(context.and(model.variables.indices.map { encoding.inDomain($0, state[$0]!) }))
+    solver.assert(encoding.validConfiguration(state))
   }
 
   /// Does some valid configuration's user sign in (`canSignIn`)? True for a model without it.
