@@ -29,6 +29,7 @@ struct ExpressionTests {
       ("flow.tries != -1 && flow.tries - 1 == -1", [0, 0, 0], 1),
       ("flow.tries - -2 == 3 && flow.tries + -1 >= 0", [0, 0, 1], 1),
       ("flow.tries - -2 == 3", [0, 0, 2], 0),
+      ("flow.tries > -2147483648 && flow.tries < 2147483647", [0, 0, 4], 1),
     ])
   func evaluates(text: String, values: [Int], expected: Int) throws {
     #expect(try evaluate(text, values) == expected)
@@ -63,6 +64,14 @@ struct ExpressionTests {
       (
         "flow.tries == -",
         "expected an integer after '-' (a negative literal; write 0 - x to negate a name) but found 'end of expression'"
+      ),
+      (
+        "flow.tries > -2147483649",
+        "the integer -2147483649 is outside -2147483648...2147483647, the range of integers in a model"
+      ),
+      (
+        "flow.tries < 2147483648",
+        "the integer 2147483648 is outside -2147483648...2147483647, the range of integers in a model"
       ),
       ("offered(SMS)", "offered(SMS) is only allowed in the responses of a step that declares 'offers'"),
       ("flow.tries", "expected a bool expression but this is int"),

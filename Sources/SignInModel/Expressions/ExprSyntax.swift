@@ -41,7 +41,8 @@ public struct ExpressionError: Error, Sendable, Equatable {
 /// is negated by subtraction (`0 - flow.x`).
 struct ExprParser {
   private enum Token: Equatable {
-    case integer(Int)
+    /// The digits of an integer literal, range-checked by `parseAtom` once its sign is known.
+    case integer(String)
     case word(String)
     case symbol(String)
     case end
@@ -85,14 +86,7 @@ struct ExprParser {
       if c.isASCII && c.isNumber {
         let start = i
         while i < chars.count, chars[i].isASCII && chars[i].isNumber { i += 1 }
-        let digits = String(chars[start..<i])
-        guard let value = Int(digits), ModelLimits.integers.contains(value) else {
-          throw ExpressionError(
-            message: "the integer \(digits.count > 30 ? String(digits.prefix(30)) + "…" : digits) is outside "
-              + "\(ModelLimits.integers.lowerBound)...\(ModelLimits.integers.upperBound), the range of integers "
-              + "in a model", offset: start)
-        }
-        tokens.append((.integer(value), start))
+        tokens.append((.integer(String(chars[start..<i])), start))
         continue
       }
       if c.isLetter || c == "_" {
@@ -115,7 +109,7 @@ struct ExprParser {
 
   private func describe(_ token: Token) -> String {
     switch token {
-    case .integer(let v): return String(v)
+    case .integer(let digits): return digits
     case .word(let w): return w
     case .symbol(let s): return s
     case .end: return "end of expression"
@@ -219,12 +213,26 @@ struct ExprParser {
     }
   }
 
+  /// The value of an integer literal (`-` and its digits when `negative`), which must lie in
+  /// `ModelLimits.integers`: the lowest, -2147483648, is written only with its sign.
+  private static func literal(_ digits: String, negative: Bool, at: Int) throws(ExpressionError) -> Int {
+    let text = (negative ? "-" : "") + digits
+    guard let value = Int(text), ModelLimits.integers.contains(value) else {
+      let shown = text.count > 30 ? String(text.prefix(30)) + "…" : text
+      throw ExpressionError(
+        message: "the integer \(shown) is outside "
+          + "\(ModelLimits.integers.lowerBound)...\(ModelLimits.integers.upperBound), the range of integers "
+          + "in a model", offset: at)
+    }
+    return value
+  }
+
   private mutating func parseAtom() throws(ExpressionError) -> ExprSyntax {
     let at = offset
     switch current {
-    case .integer(let v):
+    case .integer(let digits):
       position += 1
-      return .integer(v, at: at)
+      return .integer(try Self.literal(digits, negative: false, at: at), at: at)
     case .word("true"):
       position += 1
       return .boolean(true, at: at)
@@ -246,13 +254,13 @@ struct ExprParser {
     case .symbol("-"):
       // `.end` closes the tokens, so a `-` always has a next token.
       let (next, nextAt) = tokens[position + 1]
-      guard case .integer(let v) = next else {
+      guard case .integer(let digits) = next else {
         throw ExpressionError(
           message: "expected an integer after '-' (a negative literal; write 0 - x to negate a name) "
             + "but found '\(describe(next))'", offset: nextAt)
       }
       position += 2
-      return .integer(-v, at: at)
+      return .integer(try Self.literal(digits, negative: true, at: at), at: at)
     case .symbol("("):
       position += 1
       let inner = try parseImplies()
