@@ -36,11 +36,12 @@ struct BackwardFixpoint {
   var conditions: InvariantConditions { session.conditions }
   var state: [Int: Z3Term] { session.state }
 
-  /// A fixpoint over the session's shared context and encoding.
-  init(session: SymbolicSession) {
+  /// A fixpoint over the session's shared context and encoding, with its own budget, or the
+  /// budget `clock` keeps (one property's several fixpoints sharing one).
+  init(session: SymbolicSession, clock: FixpointLimits.Clock? = nil) {
     self.session = session
     self.maxIterations = session.limits.maxIterations
-    self.clock = FixpointLimits.Clock(limits: session.limits)
+    self.clock = clock ?? FixpointLimits.Clock(limits: session.limits)
   }
 
   private var flowConstants: [Z3Term] { session.flowConstants }

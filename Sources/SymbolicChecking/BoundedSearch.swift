@@ -131,12 +131,14 @@ struct BoundedSearch {
   }
 
   /// The steps some path of at most `maxDepth` calls reaches (under some configuration):
-  /// witnesses for `stepsReachable`, found with one incremental solver.
-  func reachableSteps() throws(Z3Error) -> Set<Int> {
+  /// witnesses for `stepsReachable`, found with one incremental solver. Stops early, with the
+  /// steps found so far, once `clock` says the property's or the run's budget is spent.
+  func reachableSteps(clock: FixpointLimits.Clock? = nil) throws(Z3Error) -> Set<Int> {
     let path = try unrolling()
     let context = path.context
     var found: Set<Int> = []
-    for _ in 0...maxDepth {
+    for depth in 0...maxDepth {
+      if clock?.spent(after: depth) != nil { break }
       let (s, _) = path.extend()
       while found.count < model.steps.count {
         let missing = context.or(

@@ -328,23 +328,9 @@ public struct SymbolicChecker: Sendable {
         return (.proven, "\(method), \(n) iterations", explanation)
       }
     case .stepsReachable:
-      // Bounded search finds paths to most steps at once; only the others need a proof.
-      let search = BoundedSearch(session: session, maxDepth: maxDepth)
-      let witnessed = try search.reachableSteps()
-      var unreachable: [String] = []
-      for s in model.steps.indices where !witnessed.contains(s) {
-        switch try BackwardFixpoint(session: session).canReach(
-          [(s, session.context.bool(true))], findsConfiguration: false)
-        {
-        case .proven: unreachable.append(model.steps[s].id)
-        case .violated: break
-        case .unknown(let reason):
-          return (.unknown(reason: "step \(model.steps[s].id): \(describe(reason))"), method, nil)
-        }
-      }
-      if unreachable.isEmpty {
-        return (.proven, "bounded search found a path to each of the \(witnessed.count) steps (Z3)", nil)
-      }
+      let (proof, unreachable, unknown) = try decideStepsReachable(session: session)
+      if let unknown { return (.unknown(reason: unknown), method, nil) }
+      if unreachable.isEmpty { return (.proven, proof, nil) }
       return (
         .violated(
           Counterexample(

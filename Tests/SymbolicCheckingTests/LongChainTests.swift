@@ -33,3 +33,41 @@ struct LongChainTests {
     #expect(c.length == 52)
   }
 }
+
+/// `stepsReachable` on a chain of steps, where step k is k + 1 calls from signIn: the bounded
+/// search unrolls only a few calls; backward fixpoints, and the simulation of the configuration
+/// each gives, witness the rest.
+@Suite("Z3's stepsReachable on a long chain of steps")
+struct StepChainReachabilityTests {
+  @Test("a 50-step chain: every step reachable, most witnessed through a fixpoint's configuration")
+  func proven() throws {
+    let model = try StepChain.model(length: 50)
+    let result = try #require(SymbolicChecker(model: model).prove(invariants: [.stepsReachable]).results.first)
+    #expect(result.verdict == .proven, "\(result.verdict)")
+    #expect(result.method.contains("simulation the other"), "\(result.method)")
+  }
+
+  @Test("a 50-step chain with a step nothing leads to: that step, and only it, is unreachable")
+  func orphan() throws {
+    let model = try StepChain.model(length: 50, orphan: true)
+    let result = try #require(SymbolicChecker(model: model).prove(invariants: [.stepsReachable]).results.first)
+    guard case .violated(let counterexample) = result.verdict else {
+      Issue.record("Z3 says \(result.verdict)")
+      return
+    }
+    #expect(counterexample.message == "unreachable under every configuration: orphan")
+  }
+
+  @Test("the fixpoints after the bounded search keep --max-iterations: with 2, stepsReachable is UNKNOWN naming it")
+  func limits() throws {
+    let model = try StepChain.model(length: 50)
+    var checker = SymbolicChecker(model: model)
+    checker.limits = FixpointLimits(maxIterations: 2, budgetSeconds: 0)
+    let result = try #require(checker.prove(invariants: [.stepsReachable]).results.first)
+    guard case .unknown(let reason) = result.verdict else {
+      Issue.record("Z3 says \(result.verdict)")
+      return
+    }
+    #expect(reason.contains("(--max-iterations 2)"), "\(reason)")
+  }
+}
