@@ -284,6 +284,10 @@ bench-scale: build
 	    $(BIN) verify .build/big/$$k-$$n.yaml > /dev/null 2> .build/big/$$k-$$n.err; \
 	  tail -1 .build/big/$$k-$$n.err; \
 	done; done
+	@for n in 50 200; do python3 scripts/big-model.py chain $$n > .build/big/chain-$$n.yaml || exit 1; \
+	  /usr/bin/time -f "verify chain x $$n: %e s wall (goal: under 60 s, every property decided), exit %x" \
+	    $(BIN) verify .build/big/chain-$$n.yaml 2>&1 >/dev/null | tail -1; \
+	done
 
 ## docs/guide/commands.md, written anew from every subcommand's --help (a test fails when stale).
 command-reference: build

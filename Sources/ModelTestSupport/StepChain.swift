@@ -5,13 +5,21 @@ import SignInModel
 /// `scripts/big-model.py chain`). Step `code<k>` is `k + 1` calls from signIn, the worst shape
 /// for a bounded search that unrolls one call at a time (on a 50-step chain it ran past 150 s).
 package enum StepChain {
-  /// The model's YAML; with `orphan`, one more code step that nothing leads to.
-  package static func yaml(length: Int, orphan: Bool = false) -> String {
+  /// The model's YAML; with `orphan`, one more code step that nothing leads to; with
+  /// `deadEnd`, the last right code leads to a step whose one rule never holds (`terminates`
+  /// is broken 52 calls deep).
+  package static func yaml(length: Int, orphan: Bool = false, deadEnd: Bool = false) -> String {
     var steps = ""
     for i in 0..<length {
-      steps += codeStep("code\(i)", next: i == length - 1 ? "done" : "code\(i + 1)", last: i == length - 1)
+      let next = i < length - 1 ? "code\(i + 1)" : deadEnd ? "stuck" : "done"
+      steps += codeStep("code\(i)", next: next, last: i == length - 1)
     }
     if orphan { steps += codeStep("orphan", next: "done", last: true) }
+    if deadEnd {
+      steps +=
+        "  stuck:\n    names: {swift: stuck}\n    responses:\n      correctCode:\n"
+        + "        - when: \"flow.retries == 5\"\n          goto: done\n"
+    }
     return """
       model: steps\(length)
       generation: test
@@ -46,7 +54,7 @@ package enum StepChain {
       + "          restart: \"NotAuthorizedException: lockout\"\n"
   }
 
-  package static func model(length: Int, orphan: Bool = false) throws -> SignInModel {
-    try ModelLoader.load(yaml: yaml(length: length, orphan: orphan), file: "steps\(length).yaml")
+  package static func model(length: Int, orphan: Bool = false, deadEnd: Bool = false) throws -> SignInModel {
+    try ModelLoader.load(yaml: yaml(length: length, orphan: orphan, deadEnd: deadEnd), file: "steps\(length).yaml")
   }
 }

@@ -12,6 +12,10 @@ struct BoundedSearch {
   var resourceLimit: UInt32 = 0
   /// The shared context and encoding to unroll in; nil makes a new one per search.
   var session: SymbolicSession?
+  /// The most work (Z3's deterministic "rlimit count") one search may do over all its depths,
+  /// 0 for no limit (`FixpointLimits.searchWorkLimit`): past it the search stops as if it had
+  /// reached `maxDepth`.
+  var workLimit: UInt64 = FixpointLimits.defaultSearchWorkLimit
 
   init(model: SignInModel, maxDepth: Int, timeoutMilliseconds: UInt32, resourceLimit: UInt32 = 0) {
     self.model = model
@@ -26,6 +30,15 @@ struct BoundedSearch {
       model: session.model, maxDepth: maxDepth, timeoutMilliseconds: session.timeoutMilliseconds,
       resourceLimit: session.resourceLimit)
     self.session = session
+    workLimit = session.limits.searchWorkLimit
+  }
+
+  /// Whether the search on `path` must stop before the next depth: `clock` says the property's
+  /// or the run's budget is spent, or `path` did more than `workLimit`.
+  private func stops(_ path: Unrolling, depth: Int, clock: FixpointLimits.Clock?) -> Bool {
+    if clock?.spent(after: depth) != nil { return true }
+    guard workLimit > 0, let count = path.solver.resourceCount else { return false }
+    return count &- path.startCount > workLimit
   }
 
   private func unrolling() throws(Z3Error) -> Unrolling {
@@ -46,6 +59,8 @@ struct BoundedSearch {
     let config: [Int: Z3Term]
     private(set) var steps: [Z3Term] = []
     private(set) var flows: [[Int: Z3Term]] = []
+    /// The context's work counter when the unrolling began (it counts every solver's work).
+    let startCount: UInt64
 
     init(session: SymbolicSession) throws(Z3Error) {
       model = session.model
@@ -55,6 +70,7 @@ struct BoundedSearch {
       solver = try Z3Solver(context, incremental: true)
       config = encoding.constants(model.configurationIndices)
       solver.assert(encoding.validConfiguration(config))
+      startCount = solver.resourceCount ?? 0
     }
 
     /// Adds the next depth: the initial state at depth 0, else one transition from the last.
@@ -97,13 +113,16 @@ struct BoundedSearch {
   }
 
   /// The configuration (one value per configuration variable) of a shortest path on which
-  /// one of `cases` holds (or, with `cycle`, a state repeats), or nil within `maxDepth`.
+  /// one of `cases` holds (or, with `cycle`, a state repeats), or nil within `maxDepth` (or
+  /// `workLimit`, or once `clock` says a budget is spent).
   func findConfiguration(
-    cases: (InvariantConditions, [Int: Z3Term]) -> [InvariantConditions.Case], cycle: Bool = false
+    cases: (InvariantConditions, [Int: Z3Term]) -> [InvariantConditions.Case], cycle: Bool = false,
+    clock: FixpointLimits.Clock? = nil
   ) throws(Z3Error) -> [Int]? {
     let path = try unrolling()
     let context = path.context
     for depth in 0...maxDepth {
+      if stops(path, depth: depth, clock: clock) { return nil }
       let (s, state) = path.extend()
       var bad = cases(path.conditions, state).map {
         context.and([context.equal(s, context.int($0.step)), $0.condition])
@@ -132,13 +151,13 @@ struct BoundedSearch {
 
   /// The steps some path of at most `maxDepth` calls reaches (under some configuration):
   /// witnesses for `stepsReachable`, found with one incremental solver. Stops early, with the
-  /// steps found so far, once `clock` says the property's or the run's budget is spent.
+  /// steps found so far, past `workLimit` or once `clock` says a budget is spent.
   func reachableSteps(clock: FixpointLimits.Clock? = nil) throws(Z3Error) -> Set<Int> {
     let path = try unrolling()
     let context = path.context
     var found: Set<Int> = []
     for depth in 0...maxDepth {
-      if clock?.spent(after: depth) != nil { break }
+      if stops(path, depth: depth, clock: clock) { break }
       let (s, _) = path.extend()
       while found.count < model.steps.count {
         let missing = context.or(

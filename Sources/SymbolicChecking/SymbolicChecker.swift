@@ -261,13 +261,16 @@ public struct SymbolicChecker: Sendable {
       switch try problem.ask(question) {
       case .satisfiable:
         let cycle = i == 1
-        let search = BoundedSearch(
+        var search = BoundedSearch(
           model: model, maxDepth: maxDepth, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
+        search.workLimit = limits.searchWorkLimit
         guard
           let configuration = try search.findConfiguration(cases: { cycle ? [] : $0.bad(invariant, $1) }, cycle: cycle)
         else {
           return (
-            .unknown(reason: "Spacer found a violation but bounded search found no path within \(maxDepth) calls"),
+            .unknown(
+              reason: "Spacer found a violation but bounded search found no path within \(maxDepth) calls "
+                + "and its work limit (--search-rlimit \(limits.searchWorkLimit))"),
             method, nil
           )
         }
@@ -313,9 +316,9 @@ public struct SymbolicChecker: Sendable {
         return (.proven, "\(method), \(n) iterations", explanation)
       case .violated(let configuration):
         // The fixpoint's configuration is any one; bounded search finds one with a shortest
-        // dead end or cycle over all configurations (within --max-depth calls).
+        // dead end or cycle over all configurations (within --max-depth calls and its work limit).
         let search = BoundedSearch(session: session, maxDepth: maxDepth)
-        let shortest = try search.findConfiguration(cases: { $0.bad(.terminates, $1) }, cycle: true)
+        let shortest = try search.findConfiguration(cases: { $0.bad(.terminates, $1) }, cycle: true, clock: f.clock)
         return (replay(invariant, shortest ?? configuration, system), method, nil)
       }
     case .doneReachable:

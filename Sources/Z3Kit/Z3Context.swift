@@ -327,6 +327,22 @@ package final class Z3Solver {
 
   package func assert(_ term: Z3Term) { Z3_solver_assert(context.raw, raw, term.raw) }
   package func push() { Z3_solver_push(context.raw, raw) }
+
+  /// Z3's deterministic work counter ("rlimit count" in the solver's statistics; what
+  /// `--rlimit` bounds), cumulative over the solver's checks: the same on any machine, so a
+  /// search can stop at the same point everywhere. Nil when Z3 reports none.
+  package var resourceCount: UInt64? {
+    guard let stats = Z3_solver_get_statistics(context.raw, raw) else { return nil }
+    Z3_stats_inc_ref(context.raw, stats)
+    defer { Z3_stats_dec_ref(context.raw, stats) }
+    for i in 0..<Z3_stats_size(context.raw, stats) {
+      guard let key = Z3_stats_get_key(context.raw, stats, i), String(cString: key) == "rlimit count" else { continue }
+      return Z3_stats_is_uint(context.raw, stats, i)
+        ? UInt64(Z3_stats_get_uint_value(context.raw, stats, i))
+        : UInt64(max(0, Z3_stats_get_double_value(context.raw, stats, i)))
+    }
+    return nil
+  }
   package func pop() { Z3_solver_pop(context.raw, raw, 1) }
 
   /// - Throws: `Z3Error` when Z3 reported an error on this context since the last query.

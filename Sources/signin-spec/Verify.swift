@@ -75,6 +75,16 @@ struct Verify: ParsableCommand {
   var z3Budget: Int = Int(FixpointLimits.defaultRunBudgetSeconds)
 
   @Option(
+    name: .customLong("search-rlimit"),
+    help: """
+      The most work (Z3's deterministic rlimit units) one bounded search may do over all its depths, \
+      0 for none; past it the search stops, the same on any machine: a terminates counterexample is \
+      then the fixpoint's (not the shortest over all configurations), and the steps it did not reach \
+      are left to fixpoints.
+      """)
+  var searchRlimit: Int = Int(FixpointLimits.defaultSearchWorkLimit)
+
+  @Option(
     name: .customLong("z3-max-branches"),
     help: "The most transition branches a model may have for Z3 (0 for no limit); above it, UNKNOWN (exit 4).")
   var z3MaxBranches: Int = FixpointLimits.defaultMaxBranches
@@ -104,6 +114,7 @@ struct Verify: ParsableCommand {
     try OptionChecks.range(jobs, 1...OptionChecks.maxJobs, "--jobs")
     try OptionChecks.range(timeout, 1...OptionChecks.maxSeconds, "--timeout", unit: " seconds")
     try OptionChecks.range(z3Budget, 0...OptionChecks.maxSeconds, "--z3-budget", unit: " seconds")
+    try OptionChecks.range(searchRlimit, 0...Int.max, "--search-rlimit")
     try OptionChecks.range(z3MaxBranches, 0...Int.max, "--z3-max-branches")
     try OptionChecks.range(maxStates, 1...Int.max, "--max-states")
     try OptionChecks.range(maxConfigurations, 1...Int.max, "--max-configurations")
@@ -129,11 +140,15 @@ struct Verify: ParsableCommand {
   }
 
   /// Z3 on `model`: each query at most `timeout` seconds and never longer than the run's `budget`.
-  static func checker(_ model: SignInModel, timeout: Int, budget: Int, maxBranches: Int) -> SymbolicChecker {
+  static func checker(
+    _ model: SignInModel, timeout: Int, budget: Int, maxBranches: Int,
+    searchWorkLimit: UInt64 = FixpointLimits.defaultSearchWorkLimit
+  ) -> SymbolicChecker {
     let seconds = budget > 0 ? min(timeout, budget) : timeout
     var checker = SymbolicChecker(model: model, timeoutMilliseconds: UInt32(seconds * 1000))
     checker.limits.runBudgetSeconds = Double(budget)
     checker.limits.maxBranches = maxBranches
+    checker.limits.searchWorkLimit = searchWorkLimit
     return checker
   }
 
@@ -190,7 +205,8 @@ struct Verify: ParsableCommand {
     let proofsAhead = models.map { model -> Background<ProofReport>? in
       guard engines != .explicit else { return nil }
       let invariants = selection[ObjectIdentifier(model)] ?? []
-      let checker = Self.checker(model, timeout: timeout, budget: z3Budget, maxBranches: z3MaxBranches)
+      let checker = Self.checker(
+        model, timeout: timeout, budget: z3Budget, maxBranches: z3MaxBranches, searchWorkLimit: UInt64(searchRlimit))
       return Background(on: z3Queue) { checker.prove(invariants: invariants) }
     }
     for (m, model) in models.enumerated() {

@@ -49,4 +49,25 @@ struct ProveLimitCommandTests {
     #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
     #expect(run.stderr.contains(option[0]), "\(run.stderr)")
   }
+
+  @Test(
+    "--search-rlimit 1 stops the bounded search after its first depth: every shipped model's steps are still reachable, through fixpoints",
+    arguments: ["models/2023-swift.yaml", "models/2024-flutter.yaml", "models/2026-all-platforms.yaml"])
+  func tinySearchLimit(model: String) throws {
+    let run = try CommandLineTests.run(["prove", "--search-rlimit", "1", "--property", "stepsReachable", model])
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("bounded search found paths to 1 of the "), "\(run.stdout)")
+    #expect(run.stdout.contains("configurations' simulation the other"), "\(run.stdout)")
+  }
+
+  @Test(
+    "a negative or non-numeric --search-rlimit is bad usage naming the option, for prove and verify",
+    arguments: ["-1", "lots", "99999999999999999999"])
+  func badSearchLimit(value: String) throws {
+    for command in ["prove", "verify"] {
+      let run = try CommandLineTests.run([command, "--search-rlimit", value, "models/2023-swift.yaml"])
+      #expect(run.status == 64, "\(command): \(run.stdout)\(run.stderr)")
+      #expect(run.stderr.contains("--search-rlimit"), "\(command): \(run.stderr)")
+    }
+  }
 }

@@ -34,11 +34,22 @@ struct LongChainTests {
   }
 }
 
-/// `stepsReachable` on a chain of steps, where step k is k + 1 calls from signIn: the bounded
-/// search unrolls only a few calls; backward fixpoints, and the simulation of the configuration
-/// each gives, witness the rest.
-@Suite("Z3's stepsReachable on a long chain of steps")
+/// Z3 on a chain of steps, where step k is k + 1 calls from signIn: its bounded searches, whose
+/// queries grow steeply with the depth, stop at their work limit; for `stepsReachable`
+/// backward fixpoints, and the simulation of the configuration each gives, witness the rest.
+@Suite("Z3 on a long chain of steps")
 struct StepChainReachabilityTests {
+  @Test("a dead end after a 50-step chain: terminates is VIOLATED with the whole chain as its trace")
+  func deadEnd() throws {
+    let model = try StepChain.model(length: 50, deadEnd: true)
+    let result = try #require(SymbolicChecker(model: model).prove(invariants: [.terminates]).results.first)
+    guard case .violated(let counterexample) = result.verdict else {
+      Issue.record("Z3 says \(result.verdict)")
+      return
+    }
+    #expect(counterexample.length == 52)
+  }
+
   @Test("a 50-step chain: every step reachable, most witnessed through a fixpoint's configuration")
   func proven() throws {
     let model = try StepChain.model(length: 50)
