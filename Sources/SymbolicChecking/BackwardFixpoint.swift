@@ -25,7 +25,8 @@ struct BackwardFixpoint {
 
   let session: SymbolicSession
   let maxIterations: Int
-  /// Started when the fixpoint is made: each property's fixpoints get their own budget.
+  /// Started when the fixpoint is made (each fixpoint its own budget), or the one passed to
+  /// `init(session:clock:)` (one property's fixpoints sharing one).
   let clock: FixpointLimits.Clock
   /// `tidy`'s equality propagation results, shared by this fixpoint's iterations.
   let propagation = PropagationMemo()

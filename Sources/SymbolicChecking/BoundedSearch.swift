@@ -13,8 +13,8 @@ struct BoundedSearch {
   /// The shared context and encoding to unroll in; nil makes a new one per search.
   var session: SymbolicSession?
   /// The most work (Z3's deterministic "rlimit count") one search may do over all its depths,
-  /// 0 for no limit (`FixpointLimits.searchWorkLimit`): past it the search stops as if it had
-  /// reached `maxDepth`.
+  /// 0 for no limit (`FixpointLimits.searchWorkLimit`), checked between depths: past it the
+  /// search stops as if it had reached `maxDepth` (the depth that crosses it finishes).
   var workLimit: UInt64 = FixpointLimits.defaultSearchWorkLimit
 
   init(model: SignInModel, maxDepth: Int, timeoutMilliseconds: UInt32, resourceLimit: UInt32 = 0) {
@@ -33,12 +33,21 @@ struct BoundedSearch {
     workLimit = session.limits.searchWorkLimit
   }
 
-  /// Whether the search on `path` must stop before the next depth: `clock` says the property's
-  /// or the run's budget is spent, or `path` did more than `workLimit`.
-  private func stops(_ path: Unrolling, depth: Int, clock: FixpointLimits.Clock?) -> Bool {
-    if clock?.spent(after: depth) != nil { return true }
-    guard workLimit > 0, let count = path.solver.resourceCount else { return false }
-    return count &- path.startCount > workLimit
+  /// Why the search on `path` must stop before the next depth, if it must: `clock` says the
+  /// property's or the run's budget is spent, or `path` did more than `workLimit` (checked
+  /// between depths, so the depth that crosses it finishes).
+  private func stop(_ path: Unrolling, depth: Int, clock: FixpointLimits.Clock?) -> String? {
+    if let spent = clock?.spent(after: depth) { return spent }
+    guard workLimit > 0, let count = path.solver.resourceCount, count &- path.startCount > workLimit else { return nil }
+    return "its work limit of \(workLimit) units ran out after \(depth) calls (--search-rlimit \(workLimit))"
+  }
+
+  /// How a search for a configuration ended.
+  enum Search {
+    /// The configuration of a shortest path.
+    case found([Int])
+    /// Why no path was found: none within `maxDepth`, a limit, or Z3's unknown.
+    case stopped(String)
   }
 
   private func unrolling() throws(Z3Error) -> Unrolling {
@@ -113,16 +122,16 @@ struct BoundedSearch {
   }
 
   /// The configuration (one value per configuration variable) of a shortest path on which
-  /// one of `cases` holds (or, with `cycle`, a state repeats), or nil within `maxDepth` (or
-  /// `workLimit`, or once `clock` says a budget is spent).
+  /// one of `cases` holds (or, with `cycle`, a state repeats), or why there is none: none
+  /// within `maxDepth`, past `workLimit`, `clock` says a budget is spent, or Z3 said unknown.
   func findConfiguration(
     cases: (InvariantConditions, [Int: Z3Term]) -> [InvariantConditions.Case], cycle: Bool = false,
     clock: FixpointLimits.Clock? = nil
-  ) throws(Z3Error) -> [Int]? {
+  ) throws(Z3Error) -> Search {
     let path = try unrolling()
     let context = path.context
     for depth in 0...maxDepth {
-      if stops(path, depth: depth, clock: clock) { return nil }
+      if let why = stop(path, depth: depth, clock: clock) { return .stopped(why) }
       let (s, state) = path.extend()
       var bad = cases(path.conditions, state).map {
         context.and([context.equal(s, context.int($0.step)), $0.condition])
@@ -142,11 +151,11 @@ struct BoundedSearch {
       let result = try path.solver.check()
       defer { path.solver.pop() }
       if result == .satisfiable {
-        return try path.encoding.firstConfiguration(path.solver, path.config)
+        return .found(try path.encoding.firstConfiguration(path.solver, path.config))
       }
-      if case .unknown = result { return nil }
+      if case .unknown(let reason) = result { return .stopped("Z3 answered unknown at \(depth) calls: \(reason)") }
     }
-    return nil
+    return .stopped("no path within \(maxDepth) calls")
   }
 
   /// The steps some path of at most `maxDepth` calls reaches (under some configuration):
@@ -157,7 +166,7 @@ struct BoundedSearch {
     let context = path.context
     var found: Set<Int> = []
     for depth in 0...maxDepth {
-      if stops(path, depth: depth, clock: clock) { break }
+      if stop(path, depth: depth, clock: clock) != nil { break }
       let (s, _) = path.extend()
       while found.count < model.steps.count {
         let missing = context.or(

@@ -25,8 +25,9 @@ public struct FixpointLimits: Sendable, Equatable {
   public static let defaultMaxBranches = 5_000
 
   /// The most work (Z3's deterministic "rlimit count") one bounded search may do over all its
-  /// depths (`--search-rlimit`), 0 for none: past it the search stops as if it had reached its
-  /// depth. The searches shorten a `terminates` counterexample and find paths to each step;
+  /// depths (`--search-rlimit`), 0 for none; checked between depths (the depth that crosses it
+  /// finishes, each of its queries bounded by `--rlimit`): past it the search stops as if it had
+  /// reached its depth. The searches shorten a `terminates` counterexample and find paths to each step;
   /// their queries grow steeply with the depth (on a chain of 50 code steps, 0.2 M units to 4
   /// calls, 15 M to 12, 133 M to 22: 30 s), which each query's `--rlimit` does not bound.
   public var searchWorkLimit: UInt64 = defaultSearchWorkLimit

@@ -17,8 +17,8 @@ extension SymbolicChecker {
   /// it leaves are asked of one backward fixpoint over all of them: when it proves none
   /// reachable, they are the unreachable steps; else the configuration it gives, simulated,
   /// witnesses every step that configuration reaches, and the fixpoint is asked again of the
-  /// rest. A step the simulation does not reach (past `witnessStates`) gets a fixpoint of its
-  /// own. One budget (`--property-budget`, and the run's `--z3-budget`) covers all of it.
+  /// rest. When the simulation reaches none of them (past `witnessStates`), each step left gets
+  /// a fixpoint of its own. One budget (`--property-budget`, and the run's `--z3-budget`) covers all of it.
   /// - Returns: how the steps were shown reachable, the unreachable steps' ids in model order,
   ///   and the reason when a limit or Z3 left the property undecided.
   func decideStepsReachable(session: SymbolicSession) throws(Z3Error) -> (
@@ -42,7 +42,7 @@ extension SymbolicChecker {
         unreachable = missing
         missing = []
       case .unknown(let reason):
-        return ("", [], "steps \(name(missing)): \(describe(reason))")
+        return ("", [], "\(missing.count == 1 ? "step" : "steps") \(name(missing)): \(describe(reason))")
       case .violated(let configuration):
         let reached =
           session.encoding.system.stepsReached(configurationValues: configuration, maxStates: Self.witnessStates) ?? []

@@ -328,9 +328,12 @@ package final class Z3Solver {
   package func assert(_ term: Z3Term) { Z3_solver_assert(context.raw, raw, term.raw) }
   package func push() { Z3_solver_push(context.raw, raw) }
 
+  package func pop() { Z3_solver_pop(context.raw, raw, 1) }
+
   /// Z3's deterministic work counter ("rlimit count" in the solver's statistics; what
-  /// `--rlimit` bounds), cumulative over the solver's checks: the same on any machine, so a
-  /// search can stop at the same point everywhere. Nil when Z3 reports none.
+  /// `--rlimit` bounds): the context's, counting the work of every solver and simplification
+  /// on it, and the same on any machine, so a search can stop at the same point everywhere.
+  /// Nil while Z3 reports none (it leaves the key out while the count is 0).
   package var resourceCount: UInt64? {
     guard let stats = Z3_solver_get_statistics(context.raw, raw) else { return nil }
     Z3_stats_inc_ref(context.raw, stats)
@@ -343,7 +346,6 @@ package final class Z3Solver {
     }
     return nil
   }
-  package func pop() { Z3_solver_pop(context.raw, raw, 1) }
 
   /// - Throws: `Z3Error` when Z3 reported an error on this context since the last query.
   package func check() throws(Z3Error) -> Z3Result {

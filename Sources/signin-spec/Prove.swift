@@ -70,9 +70,10 @@ struct Prove: ParsableCommand {
     name: .customLong("search-rlimit"),
     help: """
       The most work (Z3's deterministic rlimit units) one bounded search may do over all its depths, \
-      0 for none; past it the search stops, the same on any machine: a terminates counterexample is \
-      then the fixpoint's (not the shortest over all configurations), and the steps it did not reach \
-      are left to fixpoints.
+      0 for none, checked between depths; past it the search stops, the same on any machine: a \
+      terminates counterexample is then the fixpoint's (not the shortest over all configurations), \
+      the steps it did not reach are left to fixpoints, and with --engine spacer a violation it \
+      found no path to is UNKNOWN.
       """)
   var searchRlimit: Int = Int(FixpointLimits.defaultSearchWorkLimit)
 

@@ -69,5 +69,16 @@ struct ProveLimitCommandTests {
       #expect(run.status == 64, "\(command): \(run.stdout)\(run.stderr)")
       #expect(run.stderr.contains("--search-rlimit"), "\(command): \(run.stderr)")
     }
+    // Past the parser, the range check names the option and its range.
+    let run = try CommandLineTests.run(["prove", "--search-rlimit=-1", "models/2023-swift.yaml"])
+    #expect(run.status == 64 && run.stderr.contains("--search-rlimit must be from 0 to"), "\(run.stderr)")
+  }
+
+  @Test("--search-rlimit 0 is no limit: the bounded search alone finds a path to each step of the 2023 model")
+  func noSearchLimit() throws {
+    let run = try CommandLineTests.run(
+      ["prove", "--search-rlimit", "0", "--property", "stepsReachable", "models/2023-swift.yaml"])
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("bounded search found a path to each of the 10 steps (Z3)"), "\(run.stdout)")
   }
 }

@@ -74,7 +74,8 @@ struct ScaleLongTests {
     "a chain of 50 or 200 code steps: verify decides every property with Z3 too, no UNKNOWN",
     arguments: [50, 200])
   func chains(size: Int) throws {
-    // Without the wall-clock budget, so the verdicts cannot depend on the machine's speed.
+    // Without the run's wall-clock budget, which a loaded machine could reach (the other
+    // wall-clock limits, --property-budget and --timeout, are far above what these need).
     let run = try CommandLineTests.run(["verify", "--z3-budget", "0", try Self.model("chain", size)])
     // 1: the three properties the generated models leave NOT CHECKED.
     #expect(run.status == 1, "chain \(size): exit \(run.status)\n\(run.stderr.suffix(2_000))")

@@ -85,6 +85,18 @@ struct ExpressionTests {
     }
   }
 
+  @Test("an integer literal out of range is reported where it starts: a negative one at its '-'")
+  func literalOffsets() {
+    for (text, offset) in [("flow.tries > -2147483649", 13), ("flow.tries < 2147483648", 13)] {
+      do {
+        _ = try ExprTypeChecker(scope: scope).check(text, expecting: .bool)
+        Issue.record("\(text) was accepted")
+      } catch {
+        #expect(error.offset == offset, "\(text): \(error)")
+      }
+    }
+  }
+
   @Test("suggestions come from the closest name by edit distance")
   func suggestions() {
     #expect(
