@@ -161,13 +161,16 @@ struct BoundedSearch {
   /// The steps some path of at most `maxDepth` calls reaches (under some configuration):
   /// witnesses for `stepsReachable`, found with one incremental solver. Stops early, with the
   /// steps found so far, past `workLimit` or once `clock` says a budget is spent.
-  func reachableSteps(clock: FixpointLimits.Clock? = nil) throws(Z3Error) -> Set<Int> {
+  /// - Returns: the steps, and the most calls of the paths searched.
+  func reachableSteps(clock: FixpointLimits.Clock? = nil) throws(Z3Error) -> (steps: Set<Int>, calls: Int) {
     let path = try unrolling()
     let context = path.context
     var found: Set<Int> = []
+    var calls = 0
     for depth in 0...maxDepth {
       if stop(path, depth: depth, clock: clock) != nil { break }
       let (s, _) = path.extend()
+      calls = depth
       while found.count < model.steps.count {
         let missing = context.or(
           model.steps.indices.filter { !found.contains($0) }.map { context.equal(s, context.int($0)) })
@@ -177,6 +180,6 @@ struct BoundedSearch {
       if found.count == model.steps.count { break }
       if try path.solver.check() != .satisfiable { break }
     }
-    return found
+    return (found, calls)
   }
 }

@@ -26,7 +26,9 @@ extension SymbolicChecker {
   ) {
     let clock = FixpointLimits.Clock(limits: session.limits)
     let search = BoundedSearch(session: session, maxDepth: min(maxDepth, Self.witnessDepth))
-    var witnessed = try search.reachableSteps(clock: clock)
+    let searchedPaths = try search.reachableSteps(clock: clock)
+    var witnessed = searchedPaths.steps
+    let calls = searchedPaths.calls
     let searched = witnessed.count
     var simulated = 0
     var missing = model.steps.indices.filter { !witnessed.contains($0) }
@@ -70,7 +72,7 @@ extension SymbolicChecker {
       simulated == 0 && searched == witnessed.count
       ? "bounded search found a path to each of the \(witnessed.count) steps (Z3)"
       : "bounded search found paths to \(searched) of the \(witnessed.count) reachable steps within "
-        + "\(min(maxDepth, Self.witnessDepth)) calls, backward fixpoints (Z3) and their configurations' "
+        + "\(calls) calls, backward fixpoints (Z3) and their configurations' "
         + "simulation the other \(witnessed.count - searched)"
     return (method, unreachable.sorted().map { model.steps[$0].id }, nil)
   }

@@ -56,7 +56,9 @@ struct ProveLimitCommandTests {
   func tinySearchLimit(model: String) throws {
     let run = try CommandLineTests.run(["prove", "--search-rlimit", "1", "--property", "stepsReachable", model])
     #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    // The search stopped before its second depth: only signIn, zero calls deep.
     #expect(run.stdout.contains("bounded search found paths to 1 of the "), "\(run.stdout)")
+    #expect(run.stdout.contains("reachable steps within 0 calls,"), "\(run.stdout)")
     #expect(run.stdout.contains("configurations' simulation the other"), "\(run.stdout)")
   }
 

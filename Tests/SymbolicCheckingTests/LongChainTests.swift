@@ -69,6 +69,18 @@ struct StepChainReachabilityTests {
     #expect(counterexample.message == "unreachable under every configuration: orphan")
   }
 
+  @Test("the safety properties' shared fixpoint gives up after 16 iterations: on a 50-step chain each is proven alone")
+  func sharedFixpointGivesUp() throws {
+    let model = try StepChain.model(length: 50)
+    let results = SymbolicChecker(model: model).prove(invariants: [.noFactorSkipped, .deterministic, .staysInDomain])
+      .results
+    for result in results {
+      #expect(result.verdict == .proven, "\(result.invariant): \(result.verdict)")
+      #expect(!result.method.contains("one fixpoint for"), "\(result.invariant): \(result.method)")
+    }
+    #expect(results.first { $0.invariant == .noFactorSkipped }?.method.contains("50 iterations") == true)
+  }
+
   @Test("the fixpoints after the bounded search keep --max-iterations: with 2, stepsReachable is UNKNOWN naming it")
   func limits() throws {
     let model = try StepChain.model(length: 50)
