@@ -271,14 +271,14 @@ public struct SymbolicChecker: Sendable {
         var search = BoundedSearch(
           model: model, maxDepth: maxDepth, timeoutMilliseconds: timeoutMilliseconds, resourceLimit: resourceLimit)
         search.workLimit = limits.searchWorkLimit
-        let found = try search.findConfiguration(
+        switch try search.findConfiguration(
           cases: { cycle ? [] : $0.bad(invariant, $1) }, cycle: cycle,
           clock: FixpointLimits.Clock(limits: session.limits))
-        guard case .found(let configuration) = found else {
-          let why = if case .stopped(let why) = found { why } else { "" }
+        {
+        case .found(let configuration): return (replay(invariant, configuration, session.encoding.system), method, nil)
+        case .stopped(let why):
           return (.unknown(reason: "Spacer found a violation but bounded search found no path: \(why)"), method, nil)
         }
-        return (replay(invariant, configuration, session.encoding.system), method, nil)
       case .unknown(let reason):
         return (.unknown(reason: describe(reason)), method, nil)
       case .unsatisfiable:
@@ -322,11 +322,10 @@ public struct SymbolicChecker: Sendable {
         // The fixpoint's configuration is any one; bounded search finds one with a shortest
         // dead end or cycle over all configurations (within --max-depth calls and its work limit).
         let search = BoundedSearch(session: session, maxDepth: maxDepth)
-        let shortest =
-          if case .found(let shortest) = try search.findConfiguration(
-            cases: { $0.bad(.terminates, $1) }, cycle: true, clock: f.clock)
-          { shortest } else { configuration }
-        return (replay(invariant, shortest, system), method, nil)
+        switch try search.findConfiguration(cases: { $0.bad(.terminates, $1) }, cycle: true, clock: f.clock) {
+        case .found(let shortest): return (replay(invariant, shortest, system), method, nil)
+        case .stopped: return (replay(invariant, configuration, system), method, nil)
+        }
       }
     case .doneReachable:
       let f = BackwardFixpoint(session: session)

@@ -66,16 +66,7 @@ struct Prove: ParsableCommand {
       """)
   var z3Budget: Int = Int(FixpointLimits.defaultRunBudgetSeconds)
 
-  @Option(
-    name: .customLong("search-rlimit"),
-    help: """
-      The most work (Z3's deterministic rlimit units) one bounded search may do over all its depths, \
-      0 for none, checked between depths; past it the search stops, the same on any machine: a \
-      terminates counterexample is then the fixpoint's (not the shortest over all configurations), \
-      the steps it did not reach are left to fixpoints, and with --engine spacer a violation it \
-      found no path to is UNKNOWN.
-      """)
-  var searchRlimit: Int = Int(FixpointLimits.defaultSearchWorkLimit)
+  @OptionGroup var searchLimit: SearchLimitOptions
 
   @Option(
     name: .customLong("z3-max-branches"),
@@ -96,7 +87,6 @@ struct Prove: ParsableCommand {
     try OptionChecks.range(timeout, 1...OptionChecks.maxSeconds, "--timeout", unit: " seconds")
     try OptionChecks.range(memory, 64...1_048_576, "--memory", unit: " MB")
     try OptionChecks.range(rlimit, 0...Int(UInt32.max), "--rlimit")
-    try OptionChecks.range(searchRlimit, 0...Int.max, "--search-rlimit")
     try OptionChecks.range(maxIterations, 1...1_000_000, "--max-iterations")
     try OptionChecks.range(propertyBudget, 0...OptionChecks.maxSeconds, "--property-budget", unit: " seconds")
     try OptionChecks.range(z3Budget, 0...OptionChecks.maxSeconds, "--z3-budget", unit: " seconds")
@@ -125,7 +115,7 @@ struct Prove: ParsableCommand {
         memoryMegabytes: memory, resourceLimit: UInt32(rlimit))
       checker.limits = FixpointLimits(maxIterations: maxIterations, budgetSeconds: Double(propertyBudget))
       checker.limits.runBudgetSeconds = Double(z3Budget)
-      checker.limits.searchWorkLimit = UInt64(searchRlimit)
+      checker.limits.searchWorkLimit = searchLimit.workLimit
       checker.limits.maxBranches = z3MaxBranches
       return checker
     }

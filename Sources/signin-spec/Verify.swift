@@ -74,16 +74,7 @@ struct Verify: ParsableCommand {
       """)
   var z3Budget: Int = Int(FixpointLimits.defaultRunBudgetSeconds)
 
-  @Option(
-    name: .customLong("search-rlimit"),
-    help: """
-      The most work (Z3's deterministic rlimit units) one bounded search may do over all its depths, \
-      0 for none, checked between depths; past it the search stops, the same on any machine: a \
-      terminates counterexample is then the fixpoint's (not the shortest over all configurations), \
-      the steps it did not reach are left to fixpoints, and with --engine spacer a violation it \
-      found no path to is UNKNOWN.
-      """)
-  var searchRlimit: Int = Int(FixpointLimits.defaultSearchWorkLimit)
+  @OptionGroup var searchLimit: SearchLimitOptions
 
   @Option(
     name: .customLong("z3-max-branches"),
@@ -115,7 +106,6 @@ struct Verify: ParsableCommand {
     try OptionChecks.range(jobs, 1...OptionChecks.maxJobs, "--jobs")
     try OptionChecks.range(timeout, 1...OptionChecks.maxSeconds, "--timeout", unit: " seconds")
     try OptionChecks.range(z3Budget, 0...OptionChecks.maxSeconds, "--z3-budget", unit: " seconds")
-    try OptionChecks.range(searchRlimit, 0...Int.max, "--search-rlimit")
     try OptionChecks.range(z3MaxBranches, 0...Int.max, "--z3-max-branches")
     try OptionChecks.range(maxStates, 1...Int.max, "--max-states")
     try OptionChecks.range(maxConfigurations, 1...Int.max, "--max-configurations")
@@ -207,7 +197,7 @@ struct Verify: ParsableCommand {
       guard engines != .explicit else { return nil }
       let invariants = selection[ObjectIdentifier(model)] ?? []
       let checker = Self.checker(
-        model, timeout: timeout, budget: z3Budget, maxBranches: z3MaxBranches, searchWorkLimit: UInt64(searchRlimit))
+        model, timeout: timeout, budget: z3Budget, maxBranches: z3MaxBranches, searchWorkLimit: searchLimit.workLimit)
       return Background(on: z3Queue) { checker.prove(invariants: invariants) }
     }
     for (m, model) in models.enumerated() {
