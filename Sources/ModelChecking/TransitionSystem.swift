@@ -228,11 +228,12 @@ public struct TransitionSystem: Sendable {
       if !step.isTerminal {
         for stepResponse in step.responses {
           let name = model.responses[stepResponse.response].name
+          var path = Path()
           perResponse.append(
             flatten(
               stepResponse.rules, step: s, response: stepResponse.response,
-              place: "response '\(name)' at step '\(step.id)'", prefix: [], effects: [:],
-              failsAuthentication: false, lines: []))
+              place: "response '\(name)' at step '\(step.id)'", path: &path, effects: [:],
+              failsAuthentication: false))
         }
       }
       decisions.append(perResponse)
@@ -257,9 +258,17 @@ public struct TransitionSystem: Sendable {
   /// The branches of `step`, in `branches` order.
   public func branches(from step: Int) -> ArraySlice<Branch> { branches[branchRanges[step]] }
 
+  /// The conditions and rule lines of the rules passed on the way to a rule list: one buffer
+  /// each, appended to before a route is flattened and cut back after, so that a chain of n
+  /// routes holds n entries at a time rather than a copy per level (10,000 routes: 5 * 10^7).
+  private struct Path {
+    var conditions: [Expr] = []
+    var lines: [Int] = []
+  }
+
   private mutating func flatten(
-    _ rules: [Rule], step: Int, response: Int, place: String, prefix: [Expr], effects: [Int: Expr],
-    failsAuthentication: Bool, lines: [Int]
+    _ rules: [Rule], step: Int, response: Int, place: String, path: inout Path, effects: [Int: Expr],
+    failsAuthentication: Bool
   ) -> Decision {
     let guards = rules.map { $0.guardExpr.substituting(effects) }
     var none: [Expr] = guards.map { .not($0) }
@@ -271,28 +280,36 @@ public struct TransitionSystem: Sendable {
     ambiguities.append(
       Ambiguity(
         step: step, response: response, place: place,
-        condition: .and(prefix + [.or([.and(none)] + several)])))
+        condition: .and(path.conditions + [.or([.and(none)] + several)])))
     var alternatives: [Alternative] = []
     for (rule, guardExpr) in zip(rules, guards) {
       var next = effects
       for (variable, value) in rule.effects { next[variable] = value.substituting(effects) }
-      let conditions = prefix + [guardExpr]
+      // A rule without `when` (guard true) adds nothing to the path's conditions, so on a chain
+      // of unconditional routes they (and the ambiguity checks made of them) stay the size of one
+      // rule list instead of growing with the chain.
+      let conditional = guardExpr != .true
+      if conditional { path.conditions.append(guardExpr) }
+      path.lines.append(rule.line)
       let fails = failsAuthentication || rule.failsAuthentication
       if case .route(let r) = rule.outcome {
         let sub = flatten(
           model.routes[r].rules, step: step, response: response, place: "route '\(model.routes[r].name)'",
-          prefix: conditions, effects: next, failsAuthentication: fails, lines: lines + [rule.line])
+          path: &path, effects: next, failsAuthentication: fails)
         alternatives.append(Alternative(line: rule.line, guardExpr: guardExpr, next: .decision(sub)))
       } else {
         alternatives.append(Alternative(line: rule.line, guardExpr: guardExpr, next: .branch(branches.count)))
         let ordered = next.sorted { $0.key < $1.key }.map { (variable: $0.key, value: $0.value) }
         branches.append(
           Branch(
-            step: step, response: response, guardExpr: .and(conditions), effects: next,
-            orderedEffects: ordered, compiledEffects: ordered.map { ($0.variable, CompiledExpr($0.value)) },
-            outcome: rule.outcome, failsAuthentication: fails, ruleLines: lines + [rule.line],
-            exception: rule.exception, platformOutcomes: rule.platformOutcomes))
+            step: step, response: response, guardExpr: .and(path.conditions.isEmpty ? [.true] : path.conditions),
+            effects: next, orderedEffects: ordered,
+            compiledEffects: ordered.map { ($0.variable, CompiledExpr($0.value)) }, outcome: rule.outcome,
+            failsAuthentication: fails, ruleLines: path.lines, exception: rule.exception,
+            platformOutcomes: rule.platformOutcomes))
       }
+      path.lines.removeLast()
+      if conditional { path.conditions.removeLast() }
     }
     return Decision(place: place, alternatives: alternatives)
   }

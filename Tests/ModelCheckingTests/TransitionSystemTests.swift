@@ -80,6 +80,72 @@ struct TransitionSystemTests {
     #expect(ambiguousSomewhere > 0)
   }
 
+  /// A model whose signIn reaches `code` through `length` routes: unconditional links, and a
+  /// conditional one (`pool.mfa == required`, else `done`) every `conditionalEvery` links.
+  static func routeChain(length: Int, conditionalEvery: Int) throws -> SignInModel {
+    var routes = "routes:\n"
+    for r in 0..<length {
+      let next = r + 1 == length ? "code" : "route\(r + 1)"
+      if r % conditionalEvery == conditionalEvery - 1 {
+        routes += "  route\(r):\n    - when: \"pool.mfa == required\"\n      goto: \(next)\n"
+        routes += "    - when: \"pool.mfa == off\"\n      goto: done\n      verifies: mfa\n"
+      } else {
+        routes += "  route\(r):\n    - goto: \(next)\n"
+      }
+    }
+    return try smallModel(
+      signIn: "    correctPassword:\n      - goto: route0\n        verifies: firstFactor",
+      steps: """
+          code:
+            names: {swift: code}
+            responses:
+              correctCode:
+                - goto: done
+                  verifies: mfa
+        """,
+      routes: routes)
+  }
+
+  /// The number of nodes of `expr`.
+  static func size(_ expr: Expr) -> Int {
+    switch expr {
+    case .constant, .variable: return 1
+    case .not(let e): return 1 + size(e)
+    case .and(let parts), .or(let parts): return 1 + parts.map(size).reduce(0, +)
+    case .implies(let a, let b), .equal(let a, let b), .notEqual(let a, let b), .less(let a, let b),
+      .lessOrEqual(let a, let b), .add(let a, let b), .subtract(let a, let b):
+      return 1 + size(a) + size(b)
+    case .member(let e, _): return 1 + size(e)
+    }
+  }
+
+  @Test("a route without `when` adds no condition: a chain of them keeps guards and ambiguity checks small")
+  func unconditionalRoutes() throws {
+    let short = try Self.routeChain(length: 20, conditionalEvery: 10)
+    let long = try Self.routeChain(length: 2_000, conditionalEvery: 1_000)
+    for model in [short, long] {
+      #expect(Self.differences(model, samples: 4, seed: 1).prefix(3) == [])
+      let system = TransitionSystem(model: model)
+      // Each branch's guard holds the two conditional links it passed, not the unconditional ones.
+      let largestGuard = system.branches.map { Self.size($0.guardExpr) }.max() ?? 0
+      let largestAmbiguity = system.ambiguities.map { Self.size($0.condition) }.max() ?? 0
+      #expect(largestGuard <= 12, "\(model.routes.count) routes: a guard of \(largestGuard) nodes")
+      #expect(largestAmbiguity <= 40, "\(model.routes.count) routes: an ambiguity check of \(largestAmbiguity) nodes")
+      // The rule lines still name every rule on the way, for the traces.
+      let code = try #require(model.stepIndex(named: "code"))
+      let toCode = try #require(system.branches.first { $0.outcome == .step(code) })
+      #expect(toCode.ruleLines.count == model.routes.count + 1)
+    }
+    // The conditions that are there still decide: with MFA off the chain ends at the first
+    // conditional link.
+    let system = TransitionSystem(model: long)
+    var valuation = long.variables.map { $0.domain.values[0] }
+    for i in long.flowIndices { valuation[i] = long.variables[i].initial }
+    let enabled = system.branches(from: 0).filter { (try? $0.guardExpr.holds(valuation)) == true }
+    #expect(enabled.count == 1)
+    #expect(enabled.first?.ruleLines.count == 1_001)
+  }
+
   @Test("a branch applies its effects over the pre-state")
   func branchEffects() throws {
     let model = try ModelLoader.load(file: Self.files[0])
