@@ -16,6 +16,7 @@ struct SideExplorer {
   private let flowSpan: Int
   private let flowIndices: [Int]
   private let flowMins: [Int]
+  private let flowMaxs: [Int]
 
   /// Step and shared-flow state → vocabulary id, filled as states are met (the same for every class).
   private final class StateIDs { var ids: [Int: Int] = [:] }
@@ -79,6 +80,7 @@ struct SideExplorer {
     self.flowSpan = span
     flowIndices = Array(model.flowIndices)
     flowMins = flowIndices.map { model.variables[$0].domain.values.min() ?? 0 }
+    flowMaxs = flowIndices.map { model.variables[$0].domain.values.max() ?? 0 }
     table = RuleTable(model)
     var ruleTarget: [Int] = []
     var ruleOutcome: [Int] = []
@@ -209,7 +211,7 @@ struct SideExplorer {
         } else {
           search.behaviour.responsesGiven[modelResponse] = true
         }
-        guard target >= 0 else { continue }
+        guard target >= 0, inDomain(afters, at: m * width) else { continue }
         let key = pack(step: target, afters, at: m * width)
         if search.seen.insert(key, search.states.count) {
           search.states.append(key)
@@ -217,6 +219,18 @@ struct SideExplorer {
         }
       }
     }
+  }
+
+  /// Whether every flow variable of the valuation at `offset` of `values` is inside its domain.
+  /// A state outside is not explored, as the explicit search explores none (it reports the update
+  /// under `staysInDomain`), and the packing holds only values inside: an update that counts past
+  /// its domain (`flow.retries + 1` with no bound in its guard) gave new states without end.
+  private func inDomain(_ values: [Int], at offset: Int) -> Bool {
+    for k in flowIndices.indices {
+      let v = values[offset + flowIndices[k]]
+      if v < flowMins[k] || v > flowMaxs[k] { return false }
+    }
+    return true
   }
 
   private func stateID(_ s: Int, _ key: Int) -> Int {
