@@ -50,7 +50,8 @@ struct OutOfDomainUpdateTests {
         ends: signedIn
     """
 
-  @Test("the explorer stops at the update, recording it, whether it keeps transitions or not", arguments: [true, false])
+  @Test(
+    "the explorer stops at the update, recording it, whether it keeps transitions or not", arguments: [true, false])
   func stopsAtTheDomain(recordsTransitions: Bool) throws {
     let model = try ModelLoader.load(yaml: Self.model, file: "unbounded-counter.yaml")
     let explorer = ClassExplorer(space: JointSpace([model]), recordsTransitions: recordsTransitions)
