@@ -1,3 +1,4 @@
+import Foundation
 import SignInModel
 
 /// A configuration class: the joint variables the flows of every side read, fixed; every
@@ -26,6 +27,9 @@ public struct ClassExplorer {
   private let renames: [[String: String]]
   /// Whether the classes' behaviours keep their transitions (`SideExplorer.recordsTransitions`).
   let recordsTransitions: Bool
+  /// Set by the caller (`ExplorationStop.request()`) to end the exploration early: no class is
+  /// explored after it, on any thread; those explored before may still be visited.
+  public let stop: ExplorationStop
 
   /// - Parameter vocabulary: the names' numbering; explorers of the same models that share one
   ///   give the same transition the same code (`explore(copies:_:)`).
@@ -34,9 +38,10 @@ public struct ClassExplorer {
   ///   then coarser: a class is forked only where its configurations behave differently.
   public init(
     space: JointSpace, renames: [[String: String]] = [], brokenConstraintsAllowed: Int = 0,
-    vocabulary: Vocabulary = Vocabulary(), recordsTransitions: Bool = true
+    vocabulary: Vocabulary = Vocabulary(), recordsTransitions: Bool = true, stop: ExplorationStop = ExplorationStop()
   ) {
     self.space = space
+    self.stop = stop
     self.recordsTransitions = recordsTransitions
     self.vocabulary = vocabulary
     self.renames = renames
@@ -72,6 +77,7 @@ public struct ClassExplorer {
   func explore(from start: Pending, _ visit: (ExploredClass) -> Void) {
     var work = [start]
     while let item = work.popLast() {
+      if stop.isRequested { return }
       switch advance(item) {
       case .visit(let c): if let c { visit(c) }
       case .fork(let children): work.append(contentsOf: children.reversed())
@@ -97,7 +103,7 @@ public struct ClassExplorer {
   func helper(over models: [SignInModel]) -> ClassExplorer {
     ClassExplorer(
       space: JointSpace(models), renames: renames, brokenConstraintsAllowed: brokenConstraintsAllowed,
-      vocabulary: vocabulary, recordsTransitions: recordsTransitions)
+      vocabulary: vocabulary, recordsTransitions: recordsTransitions, stop: stop)
   }
 
   func root() -> Pending {
@@ -162,5 +168,26 @@ public struct ClassExplorer {
       }
     }
     return false
+  }
+}
+
+/// A request to end a class exploration early, shared by the threads exploring it.
+public final class ExplorationStop: @unchecked Sendable {
+  // `@unchecked Sendable` is safe: `requested` is read and written under `lock` only.
+  private let lock = NSLock()
+  private var requested = false
+
+  public init() {}
+
+  public func request() {
+    lock.lock()
+    requested = true
+    lock.unlock()
+  }
+
+  public var isRequested: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return requested
   }
 }

@@ -18,6 +18,10 @@ public enum LintRule {
     ),
     ("notChecked", "A built-in property the model lacks the facts for (it is NOT CHECKED, never shown as holding)."),
     (
+      "classLimit",
+      "lint stopped at --max-classes configuration classes, so the checks that read every class were not made."
+    ),
+    (
       "policySharesDefinition",
       "A property (or noFactorSkipped through mfaRequired) reads a definition a rule's guard also reads: "
         + "the rule and its judge would move together."

@@ -11,6 +11,14 @@ public struct Linter {
   public var copies: [SignInModel] = []
   /// With copies, the most classes explored ahead of the checks (`ClassExplorer.explore(copies:)`).
   public var bufferedClasses = ClassExplorer.defaultBufferedClasses
+  /// The most configuration classes explored (`lint --max-classes`): past it the checks that read
+  /// every class (unreachable and unused steps, responses and routes; exclusions) are not made,
+  /// and the warning `classLimit` says so. A class of the 2026 model holds about 1 KB here.
+  public var maxClasses = Linter.defaultMaxClasses
+
+  /// 200,000: the shipped 2026 model and the voice example have about 30,000 classes; 30
+  /// independent flags each read by a guard have 2^30, which ran past 60 s and 6 GB.
+  public static let defaultMaxClasses = 200_000
 
   public init(model: SignInModel) { self.model = model }
 
@@ -33,7 +41,15 @@ public struct Linter {
     var classes: [ClassSummary] = []
     // Lint reads no transition of a class, so the explorer keeps none (nor the search tree).
     let explorer = ClassExplorer(space: space, brokenConstraintsAllowed: 1, recordsTransitions: false)
+    var explored = 0
+    var limited = false
     explorer.explore(copies: copies.map { [$0] }, bufferedClasses: bufferedClasses) { c in
+      explored += 1
+      guard explored <= maxClasses else {
+        limited = true
+        explorer.stop.request()
+        return
+      }
       guard let b = c.behaviours[0] else { return }
       let given = b.responsesGiven
       classes.append(
@@ -41,13 +57,20 @@ public struct Linter {
           assignment: c.assignment, doneReachable: b.doneReachable, reachedSteps: Set(b.reachedSteps),
           responses: Set(given.indices.filter { given[$0] }.map { model.responses[$0].name })))
     }
-    referencesAndReachability(classes, counter, warn)
+    if limited {
+      warn(
+        "classLimit", "classes",
+        "lint stopped after \(maxClasses) configuration classes (--max-classes); unreachable and unused steps, "
+          + "responses and routes and the exclusion check were not checked: raise the limit to check them", 1)
+    } else {
+      referencesAndReachability(classes, counter, warn)
+    }
     for d in model.definitions where d.uses == 0 && d.name != "canSignIn" && d.name != "mfaRequired" {
       warn(
         "definitionUnused", d.name, "definition '\(d.name)' is used by no guard, option, constraint or definition",
         d.line)
     }
-    ExclusionCheck(model: model).run(classes, counter, warn)
+    if !limited { ExclusionCheck(model: model).run(classes, counter, warn) }
     judges(warn)
     return found.map { rule, target, message, line in
       let ack = model.lintAcknowledgements.first { $0.rule == rule && $0.target == target }

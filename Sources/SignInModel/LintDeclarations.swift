@@ -53,7 +53,7 @@ public struct LintAcknowledgement: Sendable, Equatable {
   public static let knownRules = [
     "valueNeverCompared", "optionNeverSelected", "missingPlatformName", "stepNeverTargeted", "stepUnreachable",
     "responseAcceptedNowhere", "responseUnreachable", "definitionUnused", "routeUnused", "excludedConfigurations",
-    "notChecked", "policySharesDefinition",
+    "notChecked", "classLimit", "policySharesDefinition",
   ]
 }
 

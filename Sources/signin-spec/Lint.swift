@@ -34,8 +34,16 @@ struct Lint: ParsableCommand {
 
   @OptionGroup var threads: ClassThreadOptions
 
+  @Option(
+    help: """
+      The most configuration classes explored (1 to 100000000): past it the checks that read every \
+      class are not made, and the warning classLimit says so.
+      """)
+  var maxClasses: Int = Linter.defaultMaxClasses
+
   func validate() throws {
     try OptionChecks.output(sarif, "--sarif")
+    try OptionChecks.range(maxClasses, 1...100_000_000, "--max-classes")
   }
 
   func run() throws {
@@ -45,6 +53,7 @@ struct Lint: ParsableCommand {
       var linter = Linter(model: model)
       linter.copies = threads.copies(of: [model]).map { $0[0] }
       linter.bufferedClasses = threads.bufferedClasses
+      linter.maxClasses = maxClasses
       let warnings = linter.warnings()
       runs.append((model, warnings))
       if format == .text {
