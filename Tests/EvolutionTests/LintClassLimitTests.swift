@@ -65,6 +65,19 @@ struct LintClassLimitTests {
       !warnings.contains { ["stepUnreachable", "responseUnreachable", "excludedConfigurations"].contains($0.rule) })
   }
 
+  @Test("past the limit, an acknowledgement of a rule not checked is not called stale")
+  func acknowledgementsOfUncheckedRules() throws {
+    let model = try ModelLoader.load(file: "models/2023-swift.yaml")
+    let full = Linter(model: model)
+    #expect(full.staleAcknowledgements(full.warnings()).isEmpty)
+    #expect(model.lintAcknowledgements.contains { Linter.classReadingRules.contains($0.rule) })
+    var limited = Linter(model: model)
+    limited.maxClasses = 1
+    let warnings = limited.warnings()
+    #expect(warnings.contains { $0.rule == "classLimit" })
+    #expect(limited.staleAcknowledgements(warnings).isEmpty)
+  }
+
   @Test("within the limit, every check is made and there is no classLimit")
   func withinTheLimit() throws {
     let model = try Self.wide(flags: 12)
