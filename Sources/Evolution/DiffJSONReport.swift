@@ -44,7 +44,7 @@ public enum DiffJSONReport {
       "missingDefaults": d.missingDefaults,
       "behaviour": [
         "classes": d.classes, "compared": d.compared, "unchanged": d.unchanged, "changed": d.changedCount,
-        "added": d.addedCount, "removed": d.removedCount,
+        "added": d.addedCount, "removed": d.removedCount, "complete": !d.limitReached, "maxClasses": d.maxClasses,
       ] as [String: Any],
       "changed": d.changed.map(group),
       "added": d.added.map(group),

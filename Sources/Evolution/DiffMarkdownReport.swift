@@ -39,6 +39,10 @@ public enum DiffMarkdownReport {
     out.append(
       "**Behaviour:** \(n(d.compared)) configurations in both models, \(n(d.changedCount)) changed, "
         + "\(n(d.addedCount)) added, \(n(d.removedCount)) removed (\(d.classes) configuration classes).")
+    if let partial = DiffTextReport.partialNote(d) {
+      out.append("")
+      out.append("**" + partial + ".**")
+    }
     out.append("")
     out.append("| change | what | name | detail |")
     out.append("|---|---|---|---|")

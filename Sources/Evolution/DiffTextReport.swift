@@ -2,6 +2,13 @@ import SignInModel
 
 /// `signin-spec diff` for a terminal.
 public enum DiffTextReport {
+  /// What a diff stopped at `--max-classes` did not compare, in words; nil for a whole diff.
+  public static func partialNote(_ d: ModelDiff) -> String? {
+    guard d.limitReached else { return nil }
+    return "INCOMPLETE: stopped after \(d.maxClasses) configuration classes (--max-classes); the counts and "
+      + "groups cover those classes only, and the others may change or break: raise the limit to compare them"
+  }
+
   public static func render(_ d: ModelDiff) -> String {
     var out: [String] = []
     out.append("diff \(d.old.file) (\(d.old.name)) → \(d.new.file) (\(d.new.name))")
@@ -21,9 +28,14 @@ public enum DiffTextReport {
       "behaviour: \(d.classes) configuration classes; \(n(d.compared)) configurations in both models, "
         + "\(n(d.changedCount)) changed, \(n(d.unchanged)) unchanged; \(n(d.addedCount)) added, \(n(d.removedCount)) removed"
     )
-    if d.changedCount == 0 { out.append("  no behavioural change for the configurations in both models") }
+    if let partial = partialNote(d) { out.append("  " + partial) }
+    if d.changedCount == 0 && !d.limitReached {
+      out.append("  no behavioural change for the configurations in both models")
+    }
     out.append("")
-    out.append(d.isBreaking ? "BREAKING" : "nothing breaking")
+    out.append(
+      d.isBreaking
+        ? "BREAKING" : d.limitReached ? "nothing breaking in the classes compared (INCOMPLETE)" : "nothing breaking")
     for g in d.lostDone {
       out.append(
         "  LOST DONE  \(n(g.configurations)) configurations reach done on OLD and cannot on NEW; "

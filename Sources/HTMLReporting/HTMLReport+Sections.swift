@@ -54,6 +54,7 @@ extension HTMLReport {
         ? "<p class=\"v-fail\">Breaking for platforms \(HTMLText.escape(d.platforms.joined(separator: ", "))).</p>"
         : "<p class=\"v-pass\">Nothing breaking for platforms \(HTMLText.escape(d.platforms.joined(separator: ", "))).</p>"
     )
+    if let partial = DiffTextReport.partialNote(d) { html.add("<p class=\"v-warn\">\(HTMLText.escape(partial)).</p>") }
     html.add("<table class=\"diff-counts\">")
     html.add("<caption>Configurations affected</caption>")
     html.add("<thead><tr><th scope=\"col\">configurations</th><th scope=\"col\">count</th></tr></thead>")

@@ -10,7 +10,8 @@ struct Diff: ParsableCommand {
     discussion: """
       OLD and NEW are model files or git revisions REV:PATH (read with git show). Exit status: 0 nothing \
       breaking (changes may be listed); 1 breaking (an old client of a named platform stuck, or a \
-      configuration that lost done); 2 a malformed model; 64 bad usage.
+      configuration that lost done); 2 a malformed model; 4 nothing breaking in the classes compared, \
+      but --max-classes stopped the comparison before the others; 64 bad usage.
       """)
 
   enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, markdown }
@@ -25,6 +26,17 @@ struct Diff: ParsableCommand {
 
   @OptionGroup var threads: ClassThreadOptions
 
+  @Option(
+    help: """
+      The most configuration classes compared (1 to 100000000): past it the comparison stops, the \
+      report says its counts are partial, and the exit status is 4 unless something breaking was found.
+      """)
+  var maxClasses: Int = ModelDiff.defaultMaxClasses
+
+  func validate() throws {
+    try OptionChecks.range(maxClasses, 1...100_000_000, "--max-classes")
+  }
+
   func run() throws {
     let oldModel = try ModelSource.load(old)
     let newModel = try ModelSource.load(new)
@@ -36,12 +48,14 @@ struct Diff: ParsableCommand {
     }
     let diff = ModelDiff(
       old: oldModel, new: newModel, platforms: platform.isEmpty ? nil : platform,
-      copies: threads.copies(of: [oldModel, newModel]), bufferedClasses: threads.bufferedClasses)
+      copies: threads.copies(of: [oldModel, newModel]), bufferedClasses: threads.bufferedClasses,
+      maxClasses: maxClasses)
     switch format {
     case .text: print(DiffTextReport.render(diff))
     case .json: print(DiffJSONReport.render(diff, tool: "signin-spec \(SignInSpec.version)"))
     case .markdown: print(DiffMarkdownReport.render(diff))
     }
     if diff.isBreaking { throw ExitStatus.violation }
+    if diff.limitReached { throw ExitStatus.inconclusive }
   }
 }

@@ -142,11 +142,22 @@ struct CommandLineTests {
     }
   }
 
+  @Test("diff stopped by --max-classes says so and exits 4 (inconclusive) when nothing breaks")
+  func diffClassLimit() throws {
+    let run = try Self.run(["diff", "models/2023-swift.yaml", "models/2023-swift.yaml", "--max-classes", "10"])
+    #expect(run.status == 4, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("INCOMPLETE: stopped after 10 configuration classes (--max-classes)"))
+    #expect(run.stdout.contains("behaviour: 10 configuration classes"))
+    let whole = try Self.run(["diff", "models/2023-swift.yaml", "models/2023-swift.yaml"])
+    #expect(whole.status == 0, "\(whole.stdout)\(whole.stderr)")
+    #expect(!whole.stdout.contains("INCOMPLETE"))
+  }
+
   @Test(
-    "a --jobs or --buffered-classes out of range is bad usage naming the option",
+    "a --jobs, --buffered-classes or --max-classes out of range is bad usage naming the option",
     arguments: [
       ["diff", "--jobs", "0"], ["diff", "--buffered-classes", "0"], ["lint", "--jobs", "257"],
-      ["lint", "--buffered-classes", "-1"],
+      ["lint", "--buffered-classes", "-1"], ["diff", "--max-classes", "0"], ["lint", "--max-classes", "0"],
     ])
   func badThreadOptions(arguments: [String]) throws {
     let models =
