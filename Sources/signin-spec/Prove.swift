@@ -68,11 +68,6 @@ struct Prove: ParsableCommand {
 
   @OptionGroup var searchLimit: SearchLimitOptions
 
-  @Option(
-    name: .customLong("z3-max-branches"),
-    help: "The most transition branches a model may have for Z3 (0 for no limit); above it, UNKNOWN (exit 4).")
-  var z3MaxBranches: Int = FixpointLimits.defaultMaxBranches
-
   @Option(help: "Show step names as this platform calls them (swift, js, android, flutter).")
   var platform: String?
 
@@ -90,7 +85,6 @@ struct Prove: ParsableCommand {
     try OptionChecks.range(maxIterations, 1...1_000_000, "--max-iterations")
     try OptionChecks.range(propertyBudget, 0...OptionChecks.maxSeconds, "--property-budget", unit: " seconds")
     try OptionChecks.range(z3Budget, 0...OptionChecks.maxSeconds, "--z3-budget", unit: " seconds")
-    try OptionChecks.range(z3MaxBranches, 0...Int.max, "--z3-max-branches")
     try OptionChecks.range(jobs, 1...OptionChecks.maxJobs, "--jobs")
     if SymbolicChecker.Engine(rawValue: engine) == nil {
       throw ValidationError("unknown engine '\(engine)'; use fixpoint or spacer")
@@ -116,7 +110,7 @@ struct Prove: ParsableCommand {
       checker.limits = FixpointLimits(maxIterations: maxIterations, budgetSeconds: Double(propertyBudget))
       checker.limits.runBudgetSeconds = Double(z3Budget)
       checker.limits.searchWorkLimit = searchLimit.workLimit
-      checker.limits.maxBranches = z3MaxBranches
+      checker.limits.maxBranches = searchLimit.z3MaxBranches
       return checker
     }
     let workers = min(jobs, models.count)

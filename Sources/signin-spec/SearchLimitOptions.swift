@@ -1,7 +1,8 @@
 import ArgumentParser
 import SymbolicChecking
 
-/// `--search-rlimit`, shared by `prove` and `verify`: the work one bounded search of Z3 may do.
+/// `--search-rlimit` and `--z3-max-branches`, shared by `prove` and `verify`: the work one bounded
+/// search of Z3 may do, and the largest model Z3 is given.
 struct SearchLimitOptions: ParsableArguments {
   @Option(
     name: .customLong("search-rlimit"),
@@ -14,8 +15,14 @@ struct SearchLimitOptions: ParsableArguments {
       """)
   var searchRlimit: Int = Int(FixpointLimits.defaultSearchWorkLimit)
 
+  @Option(
+    name: .customLong("z3-max-branches"),
+    help: "The most transition branches a model may have for Z3 (0 for no limit); above it, UNKNOWN (exit 4).")
+  var z3MaxBranches: Int = FixpointLimits.defaultMaxBranches
+
   func validate() throws {
     try OptionChecks.range(searchRlimit, 0...Int.max, "--search-rlimit")
+    try OptionChecks.range(z3MaxBranches, 0...Int.max, "--z3-max-branches")
   }
 
   /// `FixpointLimits.searchWorkLimit` (validated: never negative).

@@ -76,11 +76,6 @@ struct Verify: ParsableCommand {
 
   @OptionGroup var searchLimit: SearchLimitOptions
 
-  @Option(
-    name: .customLong("z3-max-branches"),
-    help: "The most transition branches a model may have for Z3 (0 for no limit); above it, UNKNOWN (exit 4).")
-  var z3MaxBranches: Int = FixpointLimits.defaultMaxBranches
-
   @Option(help: "Worker threads for the explicit search (1 to 256; default: the number of cores).")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -106,7 +101,6 @@ struct Verify: ParsableCommand {
     try OptionChecks.range(jobs, 1...OptionChecks.maxJobs, "--jobs")
     try OptionChecks.range(timeout, 1...OptionChecks.maxSeconds, "--timeout", unit: " seconds")
     try OptionChecks.range(z3Budget, 0...OptionChecks.maxSeconds, "--z3-budget", unit: " seconds")
-    try OptionChecks.range(z3MaxBranches, 0...Int.max, "--z3-max-branches")
     try OptionChecks.range(maxStates, 1...Int.max, "--max-states")
     try OptionChecks.range(maxConfigurations, 1...Int.max, "--max-configurations")
     try OptionChecks.range(maxDepth, 1...Int.max, "--max-depth")
@@ -197,7 +191,8 @@ struct Verify: ParsableCommand {
       guard engines != .explicit else { return nil }
       let invariants = selection[ObjectIdentifier(model)] ?? []
       let checker = Self.checker(
-        model, timeout: timeout, budget: z3Budget, maxBranches: z3MaxBranches, searchWorkLimit: searchLimit.workLimit)
+        model, timeout: timeout, budget: z3Budget, maxBranches: searchLimit.z3MaxBranches,
+        searchWorkLimit: searchLimit.workLimit)
       return Background(on: z3Queue) { checker.prove(invariants: invariants) }
     }
     for (m, model) in models.enumerated() {
