@@ -152,7 +152,7 @@ let package = Package(
       name: "SymbolicCheckingTests",
       dependencies: ["SignInModel", "ModelChecking", "ModelTestSupport", "SymbolicChecking", "Evolution"]),
     .testTarget(name: "CLITests", dependencies: []),
-    .testTarget(name: "EvolutionTests", dependencies: ["Evolution", "SignInModel"]),
+    .testTarget(name: "EvolutionTests", dependencies: ["Evolution", "SignInModel", "ModelTestSupport"]),
     .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "SignInModel"]),
     .testTarget(name: "DocsConformanceTests", dependencies: ["DocsConformance", "SignInModel", "ModelChecking"]),
     .testTarget(name: "DiagramsTests", dependencies: ["Diagrams", "SignInModel", "ModelChecking"]),

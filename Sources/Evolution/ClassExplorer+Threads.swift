@@ -153,15 +153,17 @@ private final class Handoff: @unchecked Sendable {
     return (itemEntries[nextItem - 1], items[nextItem - 1])
   }
 
-  /// Hands over classes of `entry`, then waits while too many wait to be visited (unless
-  /// `entry` is the one being visited, which the visitor drains).
+  /// Hands over classes of `entry`, then waits while too many wait to be visited: in all, or,
+  /// when `entry` is the one being visited, of `entry` itself (the visitor drains exactly that
+  /// one, so waiting on the others' classes could wait for ever; not waiting at all let a
+  /// visitor slower than the explorer buffer the whole entry: 1.3 GB for lint of 1,000 flags).
   func append(_ classes: [ExploredClass], to entry: Int) {
     condition.lock()
     defer { condition.unlock() }
     found[entry] += classes
     buffered += classes.count
     condition.broadcast()
-    while entry != visiting && buffered > bufferedClasses { condition.wait() }
+    while entry == visiting ? found[entry].count > bufferedClasses : buffered > bufferedClasses { condition.wait() }
   }
 
   func complete(_ entry: Int) {

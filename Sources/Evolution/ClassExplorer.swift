@@ -1,4 +1,5 @@
 import Foundation
+import ModelChecking
 import SignInModel
 
 /// A configuration class: the joint variables the flows of every side read, fixed; every
@@ -30,6 +31,9 @@ public struct ClassExplorer {
   /// Set by the caller (`ExplorationStop.request()`) to end the exploration early: no class is
   /// explored after it, on any thread; those explored before may still be visited.
   public let stop: ExplorationStop
+  /// What the classes waiting to be explored hold, on every thread: past its limit the
+  /// exploration stops (`stop` is requested) and `pending.exceeded` says why.
+  public let pending: PendingMemory
 
   /// - Parameter vocabulary: the names' numbering; explorers of the same models that share one
   ///   give the same transition the same code (`explore(copies:_:)`).
@@ -38,10 +42,12 @@ public struct ClassExplorer {
   ///   then coarser: a class is forked only where its configurations behave differently.
   public init(
     space: JointSpace, renames: [[String: String]] = [], brokenConstraintsAllowed: Int = 0,
-    vocabulary: Vocabulary = Vocabulary(), recordsTransitions: Bool = true, stop: ExplorationStop = ExplorationStop()
+    vocabulary: Vocabulary = Vocabulary(), recordsTransitions: Bool = true, stop: ExplorationStop = ExplorationStop(),
+    pending: PendingMemory = PendingMemory(limitBytes: .max)
   ) {
     self.space = space
     self.stop = stop
+    self.pending = pending
     self.recordsTransitions = recordsTransitions
     self.vocabulary = vocabulary
     self.renames = renames
@@ -75,14 +81,42 @@ public struct ClassExplorer {
 
   /// `explore(_:)` of the classes under `start`.
   func explore(from start: Pending, _ visit: (ExploredClass) -> Void) {
-    var work = [start]
-    while let item = work.popLast() {
+    // Each waiting class with the bytes it holds.
+    var work = [(start, 0)]
+    while let (item, bytes) = work.popLast() {
       if stop.isRequested { return }
+      pending.release(bytes)
       switch advance(item) {
       case .visit(let c): if let c { visit(c) }
-      case .fork(let children): work.append(contentsOf: children.reversed())
+      case .fork(let children):
+        let held = Self.heldBytes(children)
+        guard pending.hold(held.reduce(0, +)) else {
+          stop.request()
+          return
+        }
+        work.append(contentsOf: zip(children, held).reversed())
       }
     }
+  }
+
+  /// About how many bytes the children of one fork hold while they wait, in their order: each
+  /// its own assignment and valuations; the searches explored before the fork, which they
+  /// share until each runs on, counted with the last (the one explored last).
+  static func heldBytes(_ children: [Pending]) -> [Int] {
+    var bytes = children.map { child in
+      8 * child.assignment.count
+        + child.sides.reduce(0) { total, side in
+          if case .running(let search) = side { return total + 8 * search.valuation.count }
+          return total
+        }
+    }
+    if let last = children.last {
+      bytes[bytes.count - 1] += last.sides.reduce(0) { total, side in
+        if case .running(let search) = side { return total + search.heldBytes }
+        return total
+      }
+    }
+    return bytes
   }
 
   /// A class still to explore: its joint assignment and each side's search.
@@ -103,7 +137,7 @@ public struct ClassExplorer {
   func helper(over models: [SignInModel]) -> ClassExplorer {
     ClassExplorer(
       space: JointSpace(models), renames: renames, brokenConstraintsAllowed: brokenConstraintsAllowed,
-      vocabulary: vocabulary, recordsTransitions: recordsTransitions, stop: stop)
+      vocabulary: vocabulary, recordsTransitions: recordsTransitions, stop: stop, pending: pending)
   }
 
   func root() -> Pending {

@@ -4,9 +4,9 @@ import SignInModel
 public enum DiffTextReport {
   /// What a diff stopped at `--max-classes` did not compare, in words; nil for a whole diff.
   public static func partialNote(_ d: ModelDiff) -> String? {
-    guard d.limitReached else { return nil }
-    return "INCOMPLETE: stopped after \(d.maxClasses) configuration classes (--max-classes); the counts and "
-      + "groups cover those classes only, and the others may change or break: raise the limit to compare them"
+    guard let limit = d.limit else { return nil }
+    return "INCOMPLETE: \(limit); the counts and groups cover the classes compared only, and the others may "
+      + "change or break: raise the limit to compare them"
   }
 
   public static func render(_ d: ModelDiff) -> String {

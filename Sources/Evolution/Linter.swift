@@ -1,3 +1,4 @@
+import ModelChecking
 import SignInModel
 
 /// `signin-spec lint MODEL`: values no guard compares, options nothing selects, steps without a
@@ -15,6 +16,9 @@ public struct Linter {
   /// every class (`classReadingRules`) are not checked, and the warning `classLimit` says so.
   /// 200,000 classes of 30 independent flags took about 250 MB.
   public var maxClasses = Linter.defaultMaxClasses
+  /// The most bytes the classes waiting to be explored may hold (`lint --max-pending-memory`):
+  /// past it lint stops as at `maxClasses`.
+  public var maxPendingBytes = PendingMemory.defaultLimitMegabytes << 20
 
   /// The rules whose check reads every configuration class: not checked past `maxClasses`.
   public static let classReadingRules: Set<String> = [
@@ -44,9 +48,14 @@ public struct Linter {
     // Every class of the model, including those one constraint alone excludes.
     let space = JointSpace([model])
     let counter = ConfigurationCounter(space: space)
-    var classes: [ClassSummary] = []
+    // Each class is tallied as it is explored and not kept: a class of a model with many
+    // variables and steps holds kilobytes, and lint may explore `maxClasses` of them.
+    var reachability = ReachabilityTally(model: model, counter: counter)
+    var exclusions = ExclusionCheck(model: model, counter: counter)
     // Lint reads no transition of a class, so the explorer keeps none (nor the search tree).
-    let explorer = ClassExplorer(space: space, brokenConstraintsAllowed: 1, recordsTransitions: false)
+    let explorer = ClassExplorer(
+      space: space, brokenConstraintsAllowed: 1, recordsTransitions: false,
+      pending: PendingMemory(limitBytes: maxPendingBytes))
     var explored = 0
     var limited = false
     explorer.explore(copies: copies.map { [$0] }, bufferedClasses: bufferedClasses) { c in
@@ -57,20 +66,27 @@ public struct Linter {
         return
       }
       guard let b = c.behaviours[0] else { return }
-      let given = b.responsesGiven
-      classes.append(
-        ClassSummary(
-          assignment: c.assignment, doneReachable: b.doneReachable, reachedSteps: Set(b.reachedSteps),
-          responses: Set(given.indices.filter { given[$0] }.map { model.responses[$0].name })))
+      let summary = ClassSummary(
+        assignment: c.assignment, doneReachable: b.doneReachable, reachedSteps: b.reachedSteps,
+        responsesGiven: b.responsesGiven)
+      reachability.add(summary)
+      exclusions.add(summary)
     }
+    let unchecked =
+      "unreachable and unused steps, responses and routes and the exclusion check were not checked: "
+      + "raise the limit to check them"
     if limited {
       warn(
+        "classLimit", "classes", "lint stopped after \(maxClasses) configuration classes (--max-classes); " + unchecked,
+        1)
+    } else if explorer.pending.exceeded {
+      warn(
         "classLimit", "classes",
-        "lint stopped after \(maxClasses) configuration classes (--max-classes); unreachable and unused steps, "
-          + "responses and routes and the exclusion check were not checked: raise the limit to check them", 1)
+        "lint stopped when the configuration classes waiting to be explored held more than "
+          + "\(explorer.pending.limitMegabytes) MB (--max-pending-memory); " + unchecked, 1)
     } else {
-      referencesAndReachability(classes, counter, warn)
-      ExclusionCheck(model: model).run(classes, counter, warn)
+      referencesAndReachability(reachability, warn)
+      exclusions.report(warn)
     }
     for d in model.definitions where d.uses == 0 && d.name != "canSignIn" && d.name != "mfaRequired" {
       warn(
@@ -186,7 +202,7 @@ public struct Linter {
   }
 
   private func referencesAndReachability(
-    _ classes: [ClassSummary], _ counter: ConfigurationCounter, _ warn: (String, String, String, Int) -> Void
+    _ tally: ReachabilityTally, _ warn: (String, String, String, Int) -> Void
   ) {
     var targetedSteps = Set<Int>()
     var targetedRoutes = Set<Int>()
@@ -206,13 +222,8 @@ public struct Linter {
         model.declarationLines["response:\(response.name)"])
     }
     // Reachability over every configuration class of the model.
-    let query = counter.query(members: [0], predicates: counter.constraints(of: [0]))
-    var reached = Set<Int>()
-    var usedResponses = Set<String>()
-    for c in classes where counter.count(c.assignment, query) > 0 {
-      reached.formUnion(c.reachedSteps)
-      usedResponses.formUnion(c.responses)
-    }
+    let reached = tally.reached
+    let usedResponses = Set(tally.usedResponses.map { model.responses[$0].name })
     for (s, step) in model.steps.enumerated() where s != 0 {
       if !targetedSteps.contains(s) {
         warn("stepNeverTargeted", step.id, "step '\(step.id)' is the goto: of no rule", step.line)
@@ -240,10 +251,33 @@ extension Rule {
   }
 }
 
-/// What lint keeps of a configuration class.
+/// What lint reads of a configuration class as it is explored.
 struct ClassSummary {
   let assignment: [Int]
   let doneReachable: Bool
-  let reachedSteps: Set<Int>
-  let responses: Set<String>
+  let reachedSteps: [Int]
+  /// By response index: whether the class gives it at a step it reaches.
+  let responsesGiven: [Bool]
+}
+
+/// The steps and responses the model's valid classes reach, tallied class by class.
+struct ReachabilityTally {
+  private let counter: ConfigurationCounter
+  private let query: ConfigurationCounter.Query
+  /// The steps some valid class reaches.
+  private(set) var reached = Set<Int>()
+  /// The responses (by index) some valid class gives.
+  private(set) var usedResponses = Set<Int>()
+
+  init(model: SignInModel, counter: ConfigurationCounter) {
+    self.counter = counter
+    query = counter.query(members: [0], predicates: counter.constraints(of: [0]))
+  }
+
+  /// Tallies a class explored with one broken constraint allowed: only a valid one counts.
+  mutating func add(_ c: ClassSummary) {
+    guard counter.count(c.assignment, query) > 0 else { return }
+    reached.formUnion(c.reachedSteps)
+    for (r, given) in c.responsesGiven.enumerated() where given { usedResponses.insert(r) }
+  }
 }

@@ -1,3 +1,4 @@
+import ModelChecking
 import SignInModel
 
 /// `signin-spec diff OLD NEW`: what changed in the declarations, which configurations behave
@@ -21,9 +22,12 @@ public struct ModelDiff: Sendable {
   /// Variables one model lacks that declare no `default:` (compared at their first value).
   public let missingDefaults: [String]
   public let classes: Int
-  /// Whether the exploration stopped at `maxClasses` (`diff --max-classes`): the counts and
-  /// groups then cover only the classes explored, and a change in the others is not reported.
-  public let limitReached: Bool
+  /// Whether the exploration stopped at `maxClasses` (`diff --max-classes`) or when the classes
+  /// waiting to be explored held more than `--max-pending-memory`: the counts and groups then
+  /// cover only the classes explored, and a change in the others is not reported.
+  public var limitReached: Bool { limit != nil }
+  /// The limit that stopped the exploration, with its option, in words; nil for a whole diff.
+  public let limit: String?
   /// The most configuration classes explored.
   public let maxClasses: Int
 
@@ -42,9 +46,12 @@ public struct ModelDiff: Sendable {
   ///   - bufferedClasses: with copies, the most classes explored ahead of the comparison.
   ///   - maxClasses: the most configuration classes compared; past it the exploration stops on
   ///     every thread and `limitReached` is set.
+  ///   - maxPendingBytes: the most bytes the classes waiting to be explored may hold (`PendingMemory`);
+  ///     past it, the same.
   public init(
     old: SignInModel, new: SignInModel, platforms: [String]? = nil, copies: [[SignInModel]] = [],
-    bufferedClasses: Int = ClassExplorer.defaultBufferedClasses, maxClasses: Int = ModelDiff.defaultMaxClasses
+    bufferedClasses: Int = ClassExplorer.defaultBufferedClasses, maxClasses: Int = ModelDiff.defaultMaxClasses,
+    maxPendingBytes: Int = PendingMemory.defaultLimitMegabytes << 20
   ) {
     self.old = old
     self.new = new
@@ -53,7 +60,8 @@ public struct ModelDiff: Sendable {
     (structural, stepRenames) = StructuralDiff.compare(old, new)
     let space = JointSpace([old, new])
     missingDefaults = space.missingDefaults
-    let explorer = ClassExplorer(space: space, renames: [stepRenames, [:]])
+    let explorer = ClassExplorer(
+      space: space, renames: [stepRenames, [:]], pending: PendingMemory(limitBytes: maxPendingBytes))
     let counter = ConfigurationCounter(space: space)
     let oldPredicates = counter.constraints(of: [0])
     let newPredicates = counter.constraints(of: [1])
@@ -77,7 +85,15 @@ public struct ModelDiff: Sendable {
       builder.add(c, nOld: nOld, nNew: nNew, nBoth: nBoth)
     }
     classes = classCount
-    limitReached = limited
+    if limited {
+      limit = "stopped after \(maxClasses) configuration classes (--max-classes)"
+    } else if explorer.pending.exceeded {
+      limit =
+        "stopped when the configuration classes waiting to be explored held more than "
+        + "\(explorer.pending.limitMegabytes) MB (--max-pending-memory)"
+    } else {
+      limit = nil
+    }
     self.maxClasses = maxClasses
     compared = builder.compared
     unchanged = builder.unchanged

@@ -53,6 +53,11 @@ public struct SideBehaviour: @unchecked Sendable {
 
   public var reachedSteps: [Int] { stepFirstState.indices.filter { stepFirstState[$0] >= 0 } }
   public var stateCount: Int { parents.count }
+  /// About how many bytes its arrays hold (`PendingMemory`).
+  var heldBytes: Int {
+    8 * (transitions.count + 2 * transitionSource.count + stepFirstState.count + 2 * parents.count)
+      + responsesGiven.count
+  }
 
   func trace(toState state: Int) -> [TraceCall] {
     var calls: [TraceCall] = []

@@ -111,6 +111,9 @@ struct SideExplorer {
     var states: [Int] = []
     var seen = IntTable(capacity: 64)
     var index = 0
+
+    /// About how many bytes it holds besides its valuation (`PendingMemory`).
+    var heldBytes: Int { behaviour.heldBytes + 8 * (states.count + 2 * seen.count) }
   }
 
   func start(_ valuation: [Int]) -> Search {

@@ -118,13 +118,21 @@ public struct ExplicitChecker: Sendable {
       while !budget.exhausted, let i = partials.nextItem(below: work.count) {
         var first = work[i]
         first.graph?.system = own.system
-        var stack = [first]
-        while let item = stack.popLast() {
+        // Each waiting class with the bytes it holds (`PendingMemory`).
+        var stack = [(first, 0)]
+        while let (item, bytes) = stack.popLast() {
+          budget.pending.release(bytes)
           switch own.explore(item, cache: &cache, budget: budget) {
           case .done(let leaf):
             local.add(leaf)
             if !budget.charge(leaf) { stack.removeAll() }
-          case .fork(let children): stack.append(contentsOf: children.reversed())
+          case .fork(let children):
+            let held = Self.heldBytes(children)
+            guard budget.hold(held.reduce(0, +)) else {
+              stack.removeAll()
+              break
+            }
+            stack.append(contentsOf: zip(children, held).reversed())
           }
         }
       }
@@ -137,6 +145,15 @@ public struct ExplicitChecker: Sendable {
     return CheckReport(
       model: model, statistics: statistics, results: total.verdicts(for: invariants, complete: budget.reason == nil),
       incomplete: budget.reason)
+  }
+
+  /// About how many bytes the children of one fork hold while they wait, in their order: each
+  /// its own configuration, key and graph configuration; the graph explored before the fork,
+  /// which they share until each explores on, is counted with the last (the one explored last).
+  static func heldBytes(_ children: [WorkItem]) -> [Int] {
+    var bytes = children.map { 8 * (2 * $0.config.count + $0.key.count) }
+    if let graph = children.last?.graph { bytes[bytes.count - 1] += graph.heldBytes }
+    return bytes
   }
 
   /// A configuration class still to explore, with the graph explored so far (if any).

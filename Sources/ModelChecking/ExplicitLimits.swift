@@ -11,11 +11,16 @@ public struct ExplicitLimits: Sendable, Equatable {
   public var maxConfigurationClasses: Int
   /// Longest shortest path, in calls, within one class.
   public var maxDepth: Int
+  /// Most bytes the classes waiting to be explored may hold (`PendingMemory`).
+  public var maxPendingBytes: Int
 
-  public init(maxStates: Int = .max, maxConfigurationClasses: Int = .max, maxDepth: Int = .max) {
+  public init(
+    maxStates: Int = .max, maxConfigurationClasses: Int = .max, maxDepth: Int = .max, maxPendingBytes: Int = .max
+  ) {
     self.maxStates = maxStates
     self.maxConfigurationClasses = maxConfigurationClasses
     self.maxDepth = maxDepth
+    self.maxPendingBytes = maxPendingBytes
   }
 
   /// No limit at all.
@@ -31,10 +36,27 @@ final class LimitBudget: @unchecked Sendable {
   private(set) var reason: String?
   private let progress: (@Sendable (Int, Int) -> Void)?
   private var nextReport = DispatchTime.now().uptimeNanoseconds + 1_000_000_000
+  /// What the workers' waiting classes hold.
+  let pending: PendingMemory
 
   init(_ limits: ExplicitLimits, progress: (@Sendable (Int, Int) -> Void)? = nil) {
     self.limits = limits
     self.progress = progress
+    pending = PendingMemory(limitBytes: limits.maxPendingBytes)
+  }
+
+  /// Holds the memory of classes a fork leaves waiting; false (with the reason set) once the
+  /// waiting classes hold more than `--max-pending-memory`.
+  func hold(_ bytes: Int) -> Bool {
+    if pending.hold(bytes) { return true }
+    lock.lock()
+    defer { lock.unlock() }
+    if reason == nil {
+      reason =
+        "--max-pending-memory \(pending.limitMegabytes) MB reached (configuration classes waiting to be explored "
+        + "held about \(pending.peakMegabytes) MB)"
+    }
+    return false
   }
 
   var exhausted: Bool {

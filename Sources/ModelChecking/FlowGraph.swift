@@ -117,6 +117,14 @@ struct FlowGraph {
   /// The number of nodes (states) found so far.
   var nodeCount: Int { nodeSteps.count }
 
+  /// About how many bytes the graph's arrays hold (`PendingMemory`): per node its step, flow,
+  /// depth, parent, out-edge start and index entry; per edge its fields, out-list entry and
+  /// marks; the configuration and the per-step and per-restart tables.
+  var heldBytes: Int {
+    8 * (nodeSteps.count * (6 + flowCount) + edges.count * 7 + configuration.count + restartNodes.count)
+      + edgeMarks.count + reachedStep.count + found.count
+  }
+
   /// Whether mark `slot` holds after edge `e` (`edgeMarks`).
   private func mark(_ e: Int, _ slot: Int) -> Bool { edgeMarks[e * markStride + slot] }
 

@@ -33,6 +33,8 @@ struct Diff: ParsableCommand {
       """)
   var maxClasses: Int = ModelDiff.defaultMaxClasses
 
+  @OptionGroup var pendingMemory: PendingMemoryOption
+
   func validate() throws {
     try OptionChecks.range(maxClasses, 1...100_000_000, "--max-classes")
   }
@@ -49,7 +51,7 @@ struct Diff: ParsableCommand {
     let diff = ModelDiff(
       old: oldModel, new: newModel, platforms: platform.isEmpty ? nil : platform,
       copies: threads.copies(of: [oldModel, newModel]), bufferedClasses: threads.bufferedClasses,
-      maxClasses: maxClasses)
+      maxClasses: maxClasses, maxPendingBytes: pendingMemory.bytes)
     switch format {
     case .text: print(DiffTextReport.render(diff))
     case .json: print(DiffJSONReport.render(diff, tool: "signin-spec \(SignInSpec.version)"))

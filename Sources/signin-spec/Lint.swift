@@ -41,6 +41,8 @@ struct Lint: ParsableCommand {
       """)
   var maxClasses: Int = Linter.defaultMaxClasses
 
+  @OptionGroup var pendingMemory: PendingMemoryOption
+
   func validate() throws {
     try OptionChecks.output(sarif, "--sarif")
     try OptionChecks.range(maxClasses, 1...100_000_000, "--max-classes")
@@ -54,6 +56,7 @@ struct Lint: ParsableCommand {
       linter.copies = threads.copies(of: [model]).map { $0[0] }
       linter.bufferedClasses = threads.bufferedClasses
       linter.maxClasses = maxClasses
+      linter.maxPendingBytes = pendingMemory.bytes
       let warnings = linter.warnings()
       runs.append((model, warnings))
       if format == .text {

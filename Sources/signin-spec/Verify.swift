@@ -97,6 +97,8 @@ struct Verify: ParsableCommand {
   @Option(help: "Stop the explicit search at a state this many calls deep (UNKNOWN, exit 4).")
   var maxDepth: Int = 10_000
 
+  @OptionGroup var pendingMemory: PendingMemoryOption
+
   func validate() throws {
     try OptionChecks.range(jobs, 1...OptionChecks.maxJobs, "--jobs")
     try OptionChecks.range(timeout, 1...OptionChecks.maxSeconds, "--timeout", unit: " seconds")
@@ -151,7 +153,14 @@ struct Verify: ParsableCommand {
     // acknowledge print before the verdicts (standard error for JSON, so it stays one document).
     // Lint and the explicit search's second worker read copies of the models loaded again, so
     // the threads share no object (`ModelLoader.reload`).
-    let lint = Background { models.map { Linter(model: ModelLoader.copyForThread($0) ?? $0).warnings() } }
+    let pendingBytes = pendingMemory.bytes
+    let lint = Background {
+      models.map { model in
+        var linter = Linter(model: ModelLoader.copyForThread(model) ?? model)
+        linter.maxPendingBytes = pendingBytes
+        return linter.warnings()
+      }
+    }
     var lintWarnings = 0
     var lintPrinted = false
     func printLint() {
@@ -206,7 +215,8 @@ struct Verify: ParsableCommand {
         }
       }
       checker.limits = ExplicitLimits(
-        maxStates: maxStates, maxConfigurationClasses: maxConfigurations, maxDepth: maxDepth)
+        maxStates: maxStates, maxConfigurationClasses: maxConfigurations, maxDepth: maxDepth,
+        maxPendingBytes: pendingMemory.bytes)
       checker.progress = SearchProgress.terminalLine(model.name)
       let report = engines == .z3 ? nil : checker.check(invariants: invariants)
       SearchProgress.finish(checker.progress)

@@ -154,10 +154,12 @@ struct CommandLineTests {
   }
 
   @Test(
-    "a --jobs, --buffered-classes or --max-classes out of range is bad usage naming the option",
+    "a --jobs, --buffered-classes, --max-classes or --max-pending-memory out of range is bad usage naming the option",
     arguments: [
       ["diff", "--jobs", "0"], ["diff", "--buffered-classes", "0"], ["lint", "--jobs", "257"],
       ["lint", "--buffered-classes", "-1"], ["diff", "--max-classes", "0"], ["lint", "--max-classes", "0"],
+      ["lint", "--max-pending-memory", "0"], ["diff", "--max-pending-memory", "2000000"],
+      ["verify", "--max-pending-memory", "0"],
     ])
   func badThreadOptions(arguments: [String]) throws {
     let models =

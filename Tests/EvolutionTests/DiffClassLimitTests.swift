@@ -1,5 +1,6 @@
 import Evolution
 import Foundation
+import ModelTestSupport
 import SignInModel
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 struct DiffClassLimitTests {
   @Test("past the limit, the diff stops, and every report says its counts are partial")
   func stopsAtTheLimit() throws {
-    let model = try LintClassLimitTests.wide(flags: 12)  // 4,096 classes
+    let model = try FlagChain.model(flags: 12)  // 4,096 classes
     let d = ModelDiff(old: model, new: model, maxClasses: 100)
     #expect(d.limitReached)
     #expect(d.classes == 100)
@@ -30,7 +31,7 @@ struct DiffClassLimitTests {
 
   @Test("under the limit, the diff is whole and says nothing of a limit")
   func wholeUnderTheLimit() throws {
-    let model = try LintClassLimitTests.wide(flags: 6)  // 64 classes
+    let model = try FlagChain.model(flags: 6)  // 64 classes
     let d = ModelDiff(old: model, new: model, maxClasses: 64)
     #expect(!d.limitReached)
     #expect(d.classes == 64)
@@ -41,10 +42,10 @@ struct DiffClassLimitTests {
 
   @Test("on several threads the limit stops every thread and compares the same classes")
   func threadsStopAlike() throws {
-    let model = try LintClassLimitTests.wide(flags: 12)
+    let model = try FlagChain.model(flags: 12)
     // Each thread's copies: the same text loaded again.
     let copies = try (0..<2).map { _ in
-      [try LintClassLimitTests.wide(flags: 12), try LintClassLimitTests.wide(flags: 12)]
+      [try FlagChain.model(flags: 12), try FlagChain.model(flags: 12)]
     }
     let alone = ModelDiff(old: model, new: model, maxClasses: 300)
     let together = ModelDiff(old: model, new: model, copies: copies, bufferedClasses: 3, maxClasses: 300)

@@ -1,4 +1,5 @@
 import Evolution
+import ModelTestSupport
 import SignInModel
 import Testing
 
@@ -8,52 +9,9 @@ import Testing
 /// have 2^30 classes).
 @Suite("lint's class limit")
 struct LintClassLimitTests {
-  /// signIn, then `flags` steps in a row, each reading its own boolean flag: 2^flags classes.
-  static func wide(flags: Int) throws -> SignInModel {
-    var yaml = """
-      format: 3
-      model: wide
-      generation: test
-      platforms: [swift]
-      configuration:
-
-      """
-    for i in 0..<flags { yaml += "  pool.f\(i): {domain: bool, default: false}\n" }
-    yaml += """
-      responses:
-        correctPassword: the right password
-        correctCode: the right code
-      signIn:
-        responses:
-          correctPassword:
-            - goto: s0
-              verifies: firstFactor
-      steps:
-
-      """
-    for i in 0..<flags {
-      let next = i + 1 < flags ? "s\(i + 1)" : "done"
-      yaml += """
-          s\(i):
-            names: {swift: s\(i)}
-            responses:
-              correctCode:
-                - when: "pool.f\(i)"
-                  goto: \(next)
-                  verifies: mfa
-                - when: "!pool.f\(i)"
-                  goto: \(next)
-                  verifies: mfa
-
-        """
-    }
-    yaml += "  done:\n    names: {swift: done}\n    ends: signedIn\n"
-    return try ModelLoader.load(yaml: yaml, file: "wide.yaml")
-  }
-
   @Test("past the limit, the class-reading checks are not made and classLimit says so")
   func stopsAtTheLimit() throws {
-    let model = try Self.wide(flags: 12)  // 4,096 classes
+    let model = try FlagChain.model(flags: 12)  // 4,096 classes
     var linter = Linter(model: model)
     linter.maxClasses = 100
     let warnings = linter.warnings()
@@ -80,7 +38,7 @@ struct LintClassLimitTests {
 
   @Test("within the limit, every check is made and there is no classLimit")
   func withinTheLimit() throws {
-    let model = try Self.wide(flags: 12)
+    let model = try FlagChain.model(flags: 12)
     var linter = Linter(model: model)
     linter.maxClasses = 4_096
     #expect(!linter.warnings().contains { $0.rule == "classLimit" })
@@ -90,10 +48,10 @@ struct LintClassLimitTests {
 
   @Test("the limit holds on several threads too")
   func threads() throws {
-    let model = try Self.wide(flags: 14)
+    let model = try FlagChain.model(flags: 14)
     var linter = Linter(model: model)
     // Each thread's copy: the same text loaded again.
-    linter.copies = [try Self.wide(flags: 14), try Self.wide(flags: 14)]
+    linter.copies = [try FlagChain.model(flags: 14), try FlagChain.model(flags: 14)]
     linter.maxClasses = 50
     #expect(linter.warnings().contains { $0.rule == "classLimit" })
   }
