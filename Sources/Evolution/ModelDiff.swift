@@ -30,10 +30,16 @@ public struct ModelDiff: Sendable {
   public let limit: String?
   /// The most configuration classes explored.
   public let maxClasses: Int
+  /// The states of both models' flows over the classes compared (`SideBehaviour.stateCount`).
+  public let statesCompared: Int
 
   /// 200,000: the shipped models' diffs explore at most about 44,000 classes (the 2026 model
   /// against the voice example, 3 s); 30 independent flags each read by a guard have 2^30.
   public static let defaultMaxClasses = 200_000
+  /// 20,000,000: the shipped models' diffs compare at most 3.9 million states (the 2026 model
+  /// against the voice example, 43,829 classes); 1,000 flags each read by a guard have classes
+  /// of 2,000 states (both sides), and 200,000 of them took 92 s.
+  public static let defaultMaxStates = 20_000_000
 
   public var changedCount: Double { changed.reduce(0) { $0 + $1.configurations } }
   public var addedCount: Double { added.reduce(0) { $0 + $1.configurations } }
@@ -48,10 +54,12 @@ public struct ModelDiff: Sendable {
   ///     every thread and `limitReached` is set.
   ///   - maxPendingBytes: the most bytes the classes waiting to be explored may hold (`PendingMemory`);
   ///     past it, the same.
+  ///   - maxStates: the most states compared, both models' over all classes (`statesCompared`);
+  ///     the class that would pass it is not compared, and the same.
   public init(
     old: SignInModel, new: SignInModel, platforms: [String]? = nil, copies: [[SignInModel]] = [],
     bufferedClasses: Int = ClassExplorer.defaultBufferedClasses, maxClasses: Int = ModelDiff.defaultMaxClasses,
-    maxPendingBytes: Int = PendingMemory.defaultLimitMegabytes << 20
+    maxPendingBytes: Int = PendingMemory.defaultLimitMegabytes << 20, maxStates: Int = ModelDiff.defaultMaxStates
   ) {
     self.old = old
     self.new = new
@@ -71,22 +79,31 @@ public struct ModelDiff: Sendable {
     var builder = DiffAccumulator(
       old: old, new: new, space: space, platforms: platforms, vocabulary: explorer.vocabulary)
     var classCount = 0
-    var limited = false
+    var states = 0
+    var limited: String?
     explorer.explore(copies: copies, bufferedClasses: bufferedClasses) { c in
-      guard classCount < maxClasses else {
-        limited = true
+      guard limited == nil else { return }
+      let classStates = c.behaviours.reduce(0) { $0 + ($1?.stateCount ?? 0) }
+      if classCount >= maxClasses {
+        limited = "stopped after \(maxClasses) configuration classes (--max-classes)"
+      } else if states + classStates > maxStates {
+        limited = "stopped before passing \(maxStates) states compared (--max-states), after \(classCount) classes"
+      }
+      if limited != nil {
         explorer.stop.request()
         return
       }
       classCount += 1
+      states += classStates
       let nOld = c.behaviours[0] == nil ? 0 : counter.count(c.assignment, oldQuery)
       let nNew = c.behaviours[1] == nil ? 0 : counter.count(c.assignment, newQuery)
       let nBoth = nOld == 0 || nNew == 0 ? 0 : counter.count(c.assignment, bothQuery)
       builder.add(c, nOld: nOld, nNew: nNew, nBoth: nBoth)
     }
     classes = classCount
-    if limited {
-      limit = "stopped after \(maxClasses) configuration classes (--max-classes)"
+    statesCompared = states
+    if let limited {
+      limit = limited
     } else if explorer.pending.exceeded {
       limit =
         "stopped when the configuration classes waiting to be explored held more than "

@@ -11,7 +11,8 @@ struct Diff: ParsableCommand {
       OLD and NEW are model files or git revisions REV:PATH (read with git show). Exit status: 0 nothing \
       breaking (changes may be listed); 1 breaking (an old client of a named platform stuck, or a \
       configuration that lost done); 2 a malformed model; 4 nothing breaking in the classes compared, \
-      but --max-classes stopped the comparison before the others; 64 bad usage.
+      but --max-classes, --max-states or --max-pending-memory stopped the comparison before the \
+      others; 64 bad usage.
       """)
 
   enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, markdown }
@@ -33,10 +34,18 @@ struct Diff: ParsableCommand {
       """)
   var maxClasses: Int = ModelDiff.defaultMaxClasses
 
+  @Option(
+    help: """
+      The most states compared, both models' flows over all classes (1 to 1000000000000): past it \
+      the comparison stops as at --max-classes.
+      """)
+  var maxStates: Int = ModelDiff.defaultMaxStates
+
   @OptionGroup var pendingMemory: PendingMemoryOption
 
   func validate() throws {
     try OptionChecks.range(maxClasses, 1...100_000_000, "--max-classes")
+    try OptionChecks.range(maxStates, 1...1_000_000_000_000, "--max-states")
   }
 
   func run() throws {
@@ -51,7 +60,7 @@ struct Diff: ParsableCommand {
     let diff = ModelDiff(
       old: oldModel, new: newModel, platforms: platform.isEmpty ? nil : platform,
       copies: threads.copies(of: [oldModel, newModel]), bufferedClasses: threads.bufferedClasses,
-      maxClasses: maxClasses, maxPendingBytes: pendingMemory.bytes)
+      maxClasses: maxClasses, maxPendingBytes: pendingMemory.bytes, maxStates: maxStates)
     switch format {
     case .text: print(DiffTextReport.render(diff))
     case .json: print(DiffJSONReport.render(diff, tool: "signin-spec \(SignInSpec.version)"))

@@ -159,7 +159,7 @@ struct CommandLineTests {
       ["diff", "--jobs", "0"], ["diff", "--buffered-classes", "0"], ["lint", "--jobs", "257"],
       ["lint", "--buffered-classes", "-1"], ["diff", "--max-classes", "0"], ["lint", "--max-classes", "0"],
       ["lint", "--max-pending-memory", "0"], ["diff", "--max-pending-memory", "2000000"],
-      ["verify", "--max-pending-memory", "0"],
+      ["verify", "--max-pending-memory", "0"], ["diff", "--max-states", "0"],
     ])
   func badThreadOptions(arguments: [String]) throws {
     let models =

@@ -29,6 +29,18 @@ struct DiffClassLimitTests {
     #expect(behaviour["maxClasses"] as? Int == 100)
   }
 
+  @Test("past the states limit, the diff stops before the class that would pass it")
+  func stopsAtTheStatesLimit() throws {
+    let model = try FlagChain.model(flags: 12)
+    let whole = ModelDiff(old: model, new: model)
+    let perClass = whole.statesCompared / whole.classes  // every class has the same path
+    let d = ModelDiff(old: model, new: model, maxStates: perClass * 10 + 1)
+    #expect(d.classes == 10)
+    #expect(d.statesCompared == perClass * 10)
+    #expect(d.limit == "stopped before passing \(perClass * 10 + 1) states compared (--max-states), after 10 classes")
+    #expect(DiffTextReport.render(d).contains("INCOMPLETE: stopped before passing"))
+  }
+
   @Test("under the limit, the diff is whole and says nothing of a limit")
   func wholeUnderTheLimit() throws {
     let model = try FlagChain.model(flags: 6)  // 64 classes
