@@ -20,7 +20,8 @@ public struct Linter {
   /// past it lint stops as at `maxClasses`.
   public var maxPendingBytes = PendingMemory.defaultLimitMegabytes << 20
 
-  /// The rules whose check reads every configuration class: not checked past `maxClasses`.
+  /// The rules whose check reads every configuration class: not checked past `maxClasses` or
+  /// `maxPendingBytes` (the warning `classLimit`).
   public static let classReadingRules: Set<String> = [
     "stepNeverTargeted", "stepUnreachable", "responseAcceptedNowhere", "responseUnreachable", "routeUnused",
     "excludedConfigurations",
@@ -50,7 +51,7 @@ public struct Linter {
     let counter = ConfigurationCounter(space: space)
     // Each class is tallied as it is explored and not kept: a class of a model with many
     // variables and steps holds kilobytes, and lint may explore `maxClasses` of them.
-    var reachability = ReachabilityTally(model: model, counter: counter)
+    var reachability = ReachabilityTally(counter: counter)
     var exclusions = ExclusionCheck(model: model, counter: counter)
     // Lint reads no transition of a class, so the explorer keeps none (nor the search tree).
     let explorer = ClassExplorer(
@@ -269,7 +270,7 @@ struct ReachabilityTally {
   /// The responses (by index) some valid class gives.
   private(set) var usedResponses = Set<Int>()
 
-  init(model: SignInModel, counter: ConfigurationCounter) {
+  init(counter: ConfigurationCounter) {
     self.counter = counter
     query = counter.query(members: [0], predicates: counter.constraints(of: [0]))
   }
