@@ -142,12 +142,15 @@ struct DiffAccumulator {
     let (oldCodes, newCodes) = (Set(a.transitions), Set(b.transitions))
     let onlyOld = oldCodes.subtracting(newCodes).map { ($0, a.traceLength(through: $0)) }
     let onlyNew = newCodes.subtracting(oldCodes).map { ($0, b.traceLength(through: $0)) }
-    var best: (Int, Int, TransitionKey)?
-    for (code, length) in onlyOld + onlyNew {
+    // The least by (trace length, key): only those of the shortest length are decoded.
+    let differing = onlyOld + onlyNew
+    let shortest = differing.lazy.map(\.1).min()
+    var best: (Int, TransitionKey)?
+    for (code, length) in differing where length == shortest {
       let k = key(code)
-      if best == nil || (length, k) < (best!.1, best!.2) { best = (code, length, k) }
+      if best == nil || k < best!.1 { best = (code, k) }
     }
-    guard let (code, _, key) = best else {
+    guard let (code, key) = best else {
       return BehaviourGroup(
         step: "done", state: "", response: "", oldOutcomes: ["done reachable: \(a.doneReachable)"],
         newOutcomes: ["done reachable: \(b.doneReachable)"], configurations: 0, classes: 0, witness: witness,
@@ -160,7 +163,7 @@ struct DiffAccumulator {
     // classes).
     let prefix = code >> Vocabulary.outcomeBits
     func same(_ s: SideBehaviour) -> [Int] { s.transitions.filter { $0 >> Vocabulary.outcomeBits == prefix } }
-    func outcomes(_ s: SideBehaviour) -> [String] { same(s).map { vocabulary.decode($0).outcome }.sorted() }
+    func outcomes(_ s: SideBehaviour) -> [String] { same(s).map { vocabulary.outcomeName($0) }.sorted() }
     func trace(_ s: SideBehaviour) -> [TraceCall]? {
       if let t = s.trace(through: code) { return t }
       // The shortest; among as short, the first by text.

@@ -78,6 +78,9 @@ public final class Vocabulary: Sendable {
 
   public func decode(_ code: Int) -> TransitionKey { tables.withLock { Self.decode(code, $0) } }
 
+  /// A code's outcome name: `decode(code).outcome` without splitting its step and state.
+  public func outcomeName(_ code: Int) -> String { tables.withLock { $0.outcomes[code & Self.outcomeMask] } }
+
   private static func decode(_ code: Int, _ t: borrowing Tables) -> TransitionKey {
     let outcome = code & outcomeMask
     let response = (code >> outcomeBits) & responseMask
