@@ -89,12 +89,10 @@ public struct ClassExplorer {
       switch advance(item) {
       case .visit(let c): if let c { visit(c) }
       case .fork(let children):
-        let held = Self.heldBytes(children)
-        guard pending.hold(held.reduce(0, +)) else {
+        guard pending.push(children, holding: Self.heldBytes(children), onto: &work) else {
           stop.request()
           return
         }
-        work.append(contentsOf: zip(children, held).reversed())
       }
     }
   }

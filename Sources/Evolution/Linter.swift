@@ -83,8 +83,7 @@ public struct Linter {
     } else if explorer.pending.exceeded {
       warn(
         "classLimit", "classes",
-        "lint stopped when the configuration classes waiting to be explored held more than "
-          + "\(explorer.pending.limitMegabytes) MB (--max-pending-memory); " + unchecked, 1)
+        "lint stopped when \(explorer.pending.exceededText); " + unchecked, 1)
     } else {
       referencesAndReachability(reachability, warn)
       exclusions.report(warn)

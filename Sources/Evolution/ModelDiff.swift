@@ -105,9 +105,7 @@ public struct ModelDiff: Sendable {
     if let limited {
       limit = limited
     } else if explorer.pending.exceeded {
-      limit =
-        "stopped when the configuration classes waiting to be explored held more than "
-        + "\(explorer.pending.limitMegabytes) MB (--max-pending-memory)"
+      limit = "stopped when \(explorer.pending.exceededText)"
     } else {
       limit = nil
     }

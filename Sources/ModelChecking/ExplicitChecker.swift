@@ -127,12 +127,7 @@ public struct ExplicitChecker: Sendable {
             local.add(leaf)
             if !budget.charge(leaf) { stack.removeAll() }
           case .fork(let children):
-            let held = Self.heldBytes(children)
-            guard budget.hold(held.reduce(0, +)) else {
-              stack.removeAll()
-              break
-            }
-            stack.append(contentsOf: zip(children, held).reversed())
+            if !budget.push(children, holding: Self.heldBytes(children), onto: &stack) { stack.removeAll() }
           }
         }
       }

@@ -45,10 +45,10 @@ final class LimitBudget: @unchecked Sendable {
     pending = PendingMemory(limitBytes: limits.maxPendingBytes)
   }
 
-  /// Holds the memory of classes a fork leaves waiting; false (with the reason set) once the
-  /// waiting classes hold more than `--max-pending-memory`.
-  func hold(_ bytes: Int) -> Bool {
-    if pending.hold(bytes) { return true }
+  /// `PendingMemory.push` of a fork's children; false (with the reason set) once the waiting
+  /// classes hold more than `--max-pending-memory`.
+  func push<Item>(_ children: [Item], holding bytes: [Int], onto stack: inout [(Item, Int)]) -> Bool {
+    if pending.push(children, holding: bytes, onto: &stack) { return true }
     lock.lock()
     defer { lock.unlock() }
     if reason == nil {

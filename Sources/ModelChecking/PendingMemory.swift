@@ -7,7 +7,7 @@ import Foundation
 /// the memory grows with the square of the steps (10,000 boolean flags each read by its own step
 /// took more than 8 GB). Past `limitBytes` the exploration stops and says so.
 public final class PendingMemory: @unchecked Sendable {
-  // `@unchecked Sendable` is safe: `held`, `peak` and `exceeded` are read and written under `lock` only.
+  // `@unchecked Sendable` is safe: `held`, `peak` and `passed` are read and written under `lock` only.
   private let lock = NSLock()
   private var held = 0
   private var peak = 0
@@ -28,6 +28,19 @@ public final class PendingMemory: @unchecked Sendable {
     peak = max(peak, held)
     if held > limitBytes { passed = true }
     return !passed
+  }
+
+  /// Pushes a fork's children onto a depth-first `stack` (the first child on top), each with the
+  /// bytes it holds, after holding their sum; false, pushing none, once the limit is passed.
+  public func push<Item>(_ children: [Item], holding bytes: [Int], onto stack: inout [(Item, Int)]) -> Bool {
+    guard hold(bytes.reduce(0, +)) else { return false }
+    stack.append(contentsOf: zip(children, bytes).reversed())
+    return true
+  }
+
+  /// What passed the limit, in words, naming the option.
+  public var exceededText: String {
+    "the configuration classes waiting to be explored held more than \(limitMegabytes) MB (--max-pending-memory)"
   }
 
   /// Releases `bytes` a class held (its turn came).
