@@ -152,6 +152,9 @@ package struct Harness: Sendable {
     /// For `serviceError`: the documented Cognito error the pool answers (nil: `fault`); for
     /// `setupError`, the error AssociateSoftwareToken answers (one the model's class carries).
     package var error: String?
+    /// `response`'s index in the model's responses, when the caller looked it up already (the
+    /// fuzzer's executor): the oracle is then given the response without looking up its name.
+    package var responseIndex: Int?
 
     package init(
       response: String, function: Function? = nil, faultRequest: Int = 0,
@@ -437,8 +440,12 @@ package struct Harness: Sendable {
   /// the harness does not cover it.
   /// The reference client (with `hooks`) calls the pool's actor in process, whatever
   /// `connection` and `makeClient` say (see `open`).
-  package func start(_ configuration: [String: String], values: [Int]? = nil, recordsTrace: Bool = false) -> Run? {
-    guard let oracle = oracle(configuration, values: values, recordsTrace: recordsTrace) else { return nil }
+  package func start(
+    _ configuration: [String: String], values: [Int]? = nil, started: ModelSimulator? = nil, recordsTrace: Bool = false
+  ) -> Run? {
+    guard let oracle = oracle(configuration, values: values, started: started, recordsTrace: recordsTrace) else {
+      return nil
+    }
     let pool = SimulatedUserPool(configuration: configuration)
     let endpoint = PoolConnection.Endpoint(
       pool: pool, backend: pool, userPoolId: SimulatedUserPool.poolId, clientId: "harness")
@@ -451,14 +458,19 @@ package struct Harness: Sendable {
   /// the client `makeClient` makes (the reference client without one), or nil as for `start`.
   /// - Throws: the client under test could not be made ready (an adapter ignored `reset`).
   /// `values`, when given, are the configuration's values by variable index (what `configuration`
-  /// names), so the oracle starts without parsing the names again.
-  package func open(_ configuration: [String: String], values: [Int]? = nil, recordsTrace: Bool = false)
-    async throws(ClientFailure) -> Run?
-  {
+  /// names), so the oracle starts without parsing the names again; `started`, the model's state
+  /// already started from `values` (the fuzzer's generator walked the case from it), is then
+  /// taken as the oracle's start instead of starting it again.
+  package func open(
+    _ configuration: [String: String], values: [Int]? = nil, started: ModelSimulator? = nil,
+    recordsTrace: Bool = false
+  ) async throws(ClientFailure) -> Run? {
     guard connection != nil || makeClient != nil else {
-      return start(configuration, values: values, recordsTrace: recordsTrace)
+      return start(configuration, values: values, started: started, recordsTrace: recordsTrace)
     }
-    guard let oracle = oracle(configuration, values: values, recordsTrace: recordsTrace) else { return nil }
+    guard let oracle = oracle(configuration, values: values, started: started, recordsTrace: recordsTrace) else {
+      return nil
+    }
     let endpoint: PoolConnection.Endpoint
     if let connection {
       endpoint = try await connection.connect(configuration)
@@ -492,9 +504,16 @@ package struct Harness: Sendable {
 
   /// The model's state at the start, when the model accepts the configuration and the
   /// harness covers it.
-  private func oracle(_ configuration: [String: String], values: [Int]?, recordsTrace: Bool) -> ModelSimulator? {
+  private func oracle(
+    _ configuration: [String: String], values: [Int]?, started: ModelSimulator?, recordsTrace: Bool
+  ) -> ModelSimulator? {
     if let values {
       guard covers(valueOf: { values[$0] }) else { return nil }
+      if var started, started.step == 0, model.configurationIndices.allSatisfy({ started.valuation[$0] == values[$0] })
+      {
+        started.recordsTrace = recordsTrace
+        return started
+      }
       return try? ModelSimulator(context: oracleContext, configurationValues: values, recordsTrace: recordsTrace)
     }
     guard covers(configuration) else { return nil }
@@ -533,7 +552,13 @@ package struct Harness: Sendable {
     let step = model.steps[stepIndex]
     let offeredBefore = run.oracle.offered
     let modelOutcome: TraceOutcome
-    do { modelOutcome = try run.oracle.respond(call.response) } catch { throw .model(error) }
+    do {
+      if let r = call.responseIndex, model.responses.indices.contains(r), model.responses[r].name == call.response {
+        modelOutcome = try run.oracle.respond(responseIndex: r)
+      } else {
+        modelOutcome = try run.oracle.respond(call.response)
+      }
+    } catch { throw .model(error) }
     var expectedException = run.oracle.lastException
     // The class of the response just given (the branch `respond` took is of that response).
     let response = run.oracle.lastBranch.map { responseClasses[system.branches[$0].response] } ?? nil

@@ -19,7 +19,9 @@ package struct ConfigurationGenerator: Sendable {
   /// The configuration variables' indices, in the model's order (the search's order).
   let order: [Int]
   /// Each position's values, narrowed by single-variable constraints and the coverage.
-  var domains: [[Int]]
+  var domains: [[Int]] { didSet { flat = FlatDomains(domains) } }
+  /// `domains` in one array, read by the draws (no inner array is retained per value drawn).
+  private(set) var flat: FlatDomains
   /// The model's constraints, compiled for three-valued evaluation (`partials`, the search)
   /// and for evaluation over a full valuation (`codes`, rejection sampling).
   let partials: [PartialExpr]
@@ -99,7 +101,29 @@ package struct ConfigurationGenerator: Sendable {
         return exprs[c].evaluatePartially(scratch) != 0
       }
     }
-    domains = Self.coverageProjection(harness, kind, coverage.map { order[$0] }, narrowed, position)
+    let projected = Self.coverageProjection(harness, kind, coverage.map { order[$0] }, narrowed, position)
+    domains = projected
+    flat = FlatDomains(projected)
+    // The rejection test stops at the first false constraint: those false most often on the
+    // values it draws come first (the same verdict in any order; the order is fixed per model).
+    acceptOrder = Self.rejectionOrder(codes, flat, order, variableCount)
+  }
+
+  /// The constraints in the order `accepts` tests them.
+  let acceptOrder: [Int]
+
+  /// Constraint indices by how often each is false on 256 draws of one value per variable
+  /// (a fixed seed), most often first; ties in the model's order.
+  static func rejectionOrder(_ codes: [CompiledExpr], _ flat: FlatDomains, _ order: [Int], _ count: Int) -> [Int] {
+    guard codes.count > 1, flat.count.allSatisfy({ $0 > 0 }) else { return Array(codes.indices) }
+    var rng = SplitMix64(seed: 0x5EED)
+    var values = [Int](repeating: unassigned, count: count)
+    var falseCount = [Int](repeating: 0, count: codes.count)
+    for _ in 0..<256 {
+      for (p, i) in order.enumerated() { values[i] = flat.value(p, Int(rng.next() % UInt64(flat.count[p]))) }
+      for (c, code) in codes.enumerated() where (try? code.holds(values)) != true { falseCount[c] += 1 }
+    }
+    return codes.indices.sorted { (falseCount[$0], -$0) > (falseCount[$1], -$1) }
   }
 
   /// `domains` with the values of the coverage's variables that no covered combination has
@@ -132,14 +156,28 @@ package struct ConfigurationGenerator: Sendable {
   /// `unassigned`).
   package func draw(_ rng: inout SplitMix64) throws(ConfigurationError) -> [Int] {
     var values = [Int](repeating: unassigned, count: variableCount)
-    guard domains.allSatisfy({ !$0.isEmpty }) else { throw try failure() }
-    for _ in 0..<rejectionTries {
-      for (p, i) in order.enumerated() { values[i] = domains[p][Int(rng.next() % UInt64(domains[p].count))] }
-      if !biases.isEmpty, rng.next() % 2 == 0 {
-        for (p, v) in biases[Int(rng.next() % UInt64(biases.count))] { values[order[p]] = v }
+    guard flat.count.allSatisfy({ $0 > 0 }) else { throw try failure() }
+    let accepted = flat.values.withUnsafeBufferPointer { domain in
+      flat.start.withUnsafeBufferPointer { start in
+        flat.count.withUnsafeBufferPointer { count in
+          order.withUnsafeBufferPointer { order in
+            values.withUnsafeMutableBufferPointer { v in
+              for _ in 0..<rejectionTries {
+                for p in 0..<order.count {
+                  v[order[p]] = domain[start[p] + Int(rng.next() % UInt64(count[p]))]
+                }
+                if !biases.isEmpty, rng.next() % 2 == 0 {
+                  for (p, value) in biases[Int(rng.next() % UInt64(biases.count))] { v[order[p]] = value }
+                }
+                if accepts(UnsafeBufferPointer(v)) { return true }
+              }
+              return false
+            }
+          }
+        }
       }
-      if accepts(values) { return values }
     }
+    if accepted { return values }
     var forced = [Int](repeating: unassigned, count: order.count)
     if !biases.isEmpty, rng.next() % 2 == 0 {
       for (p, v) in biases[Int(rng.next() % UInt64(biases.count))] { forced[p] = v }
@@ -196,8 +234,23 @@ package struct ConfigurationGenerator: Sendable {
 
   /// Every constraint holds and the harness covers the configuration.
   func accepts(_ values: [Int]) -> Bool {
-    for code in codes {
-      guard let holds = try? code.holds(values), holds else { return false }
+    values.withUnsafeBufferPointer { accepts($0) }
+  }
+
+  /// `accepts` over a valuation in place: the constraints in `acceptOrder`, each run on one
+  /// stack (none reads an unassigned variable here: every configuration variable is drawn).
+  func accepts(_ values: UnsafeBufferPointer<Int>) -> Bool {
+    for c in acceptOrder {
+      let code = codes[c]
+      let holds = code.instructions.withUnsafeBufferPointer { instructions in
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: code.stackDepth) { stack in
+          var missing = -1
+          let value = CompiledExpr.run(
+            code: instructions, valuation: values, stack: stack.baseAddress!, missing: &missing)
+          return missing < 0 && value != 0
+        }
+      }
+      if !holds { return false }
     }
     return harness.covers(valueOf: { values[$0] }, kind: kind)
   }
@@ -210,8 +263,11 @@ package struct ConfigurationGenerator: Sendable {
   func search(_ forced: [Int], _ rng: inout SplitMix64) throws(ConfigurationError) -> [Int]? {
     // A forced value the narrowed domains exclude has no valid configuration.
     for (p, v) in forced.enumerated() where v != unassigned && !domains[p].contains(v) { return nil }
-    var values = [Int](repeating: unassigned, count: variableCount)
-    for c in constant where partials[c].evaluate(values) == 0 { return nil }
+    // The valuation lives in one buffer for the whole search: each constraint reads it in place.
+    let values = UnsafeMutableBufferPointer<Int>.allocate(capacity: variableCount)
+    defer { values.deallocate() }
+    values.initialize(repeating: unassigned)
+    for c in constant where partials[c].evaluate(UnsafeBufferPointer(values)) == 0 { return nil }
     let n = order.count
     let sequence = order.indices.filter { forced[$0] != unassigned } + order.indices.filter { forced[$0] == unassigned }
     var depthOf = [Int](repeating: 0, count: n)
@@ -223,10 +279,10 @@ package struct ConfigurationGenerator: Sendable {
     var d = 0
     var assignments = 0
     while d >= 0 {
-      if d == n { return values }
+      if d == n { return Array(values) }
       let p = sequence[d]
       let i = order[p]
-      let count = forced[p] == unassigned ? domains[p].count : 1
+      let count = forced[p] == unassigned ? flat.count[p] : 1
       if tried[d] == 0, count > 1 { start[d] = Int(rng.next() % UInt64(count)) }
       guard tried[d] < count else {
         values[i] = unassigned
@@ -234,11 +290,11 @@ package struct ConfigurationGenerator: Sendable {
         d -= 1
         continue
       }
-      values[i] = forced[p] == unassigned ? domains[p][(start[d] + tried[d]) % count] : forced[p]
+      values[i] = forced[p] == unassigned ? flat.value(p, (start[d] + tried[d]) % count) : forced[p]
       tried[d] += 1
       assignments += 1
       if assignments > searchBudget { throw .searchLimit(searchBudget) }
-      guard consistent(p, forced, &values) else { continue }
+      guard consistent(p, forced, values) else { continue }
       if d == coverageAt, !harness.covers(valueOf: { values[$0] }, kind: kind) { continue }
       d += 1
     }
@@ -247,9 +303,11 @@ package struct ConfigurationGenerator: Sendable {
 
   /// No constraint reading position `p`'s variable is false, and each one with a single
   /// unassigned variable left has a value for it that does not make it false.
-  func consistent(_ p: Int, _ forced: [Int], _ values: inout [Int]) -> Bool {
+  func consistent(_ p: Int, _ forced: [Int], _ values: UnsafeMutableBufferPointer<Int>) -> Bool {
+    let read = UnsafeBufferPointer(values)
     for c in checks[p] {
-      guard let value = partials[c].evaluate(values) else {
+      let partial = partials[c]
+      guard let value = partial.evaluate(read) else {
         var open = -1
         for q in reads[c] where values[order[q]] == unassigned {
           if open >= 0 { open = -2 }
@@ -257,12 +315,16 @@ package struct ConfigurationGenerator: Sendable {
         }
         guard open >= 0 else { continue }
         let u = order[open]
-        let candidates = forced[open] == unassigned ? domains[open] : [forced[open]]
         var supported = false
-        for v in candidates {
-          values[u] = v
-          supported = partials[c].evaluate(values) != 0
-          if supported { break }
+        if forced[open] == unassigned {
+          for k in 0..<flat.count[open] {
+            values[u] = flat.value(open, k)
+            supported = partial.evaluate(read) != 0
+            if supported { break }
+          }
+        } else {
+          values[u] = forced[open]
+          supported = partial.evaluate(read) != 0
         }
         values[u] = unassigned
         if !supported { return false }
@@ -272,4 +334,26 @@ package struct ConfigurationGenerator: Sendable {
     }
     return true
   }
+}
+
+/// A list of value lists in one array: list p is `values[start[p] ..< start[p] + count[p]]`.
+struct FlatDomains: Sendable {
+  let values: [Int]
+  let start: [Int]
+  let count: [Int]
+
+  init(_ lists: [[Int]]) {
+    values = lists.flatMap { $0 }
+    count = lists.map(\.count)
+    var start: [Int] = []
+    var at = 0
+    for list in lists {
+      start.append(at)
+      at += list.count
+    }
+    self.start = start
+  }
+
+  /// The k-th value of list p.
+  @inline(__always) func value(_ p: Int, _ k: Int) -> Int { values[start[p] + k] }
 }

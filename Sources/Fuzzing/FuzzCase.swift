@@ -246,10 +246,14 @@ package struct CaseExecutor: Sendable {
   /// `recordsStates`, `Execution.states` stays empty (the fuzzer's run over many cases reads
   /// only the verdict and the coverage; a failing case is run again, with its states, when
   /// it is shrunk and saved).
-  package func execute(_ fuzzCase: FuzzCase, values: [Int]? = nil, recordsStates: Bool = true) async -> Execution {
+  /// `started`, when given, is the model's state already started from `values` (the
+  /// generator's), which the oracle starts from as it is.
+  package func execute(
+    _ fuzzCase: FuzzCase, values: [Int]? = nil, started: ModelSimulator? = nil, recordsStates: Bool = true
+  ) async -> Execution {
     var execution = Execution()
     let opened: Harness.Run?
-    do { opened = try await harness.open(fuzzCase.configuration, values: values) } catch {
+    do { opened = try await harness.open(fuzzCase.configuration, values: values, started: started) } catch {
       execution.clientFailure = error
       return execution
     }
@@ -285,7 +289,8 @@ package struct CaseExecutor: Sendable {
         execution.valid = false
         return execution
       }
-      let harnessCall = call.harnessCall
+      var harnessCall = call.harnessCall
+      harnessCall.responseIndex = response
       let record: Harness.Record
       do {
         record = try await harness.perform(harnessCall, on: &run)

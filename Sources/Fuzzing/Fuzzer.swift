@@ -275,8 +275,11 @@ package struct Fuzzer: Sendable {
   }
 
   /// `generate`, with the configuration's values as drawn (what `CaseExecutor.execute(_:values:)`
-  /// starts the oracle from, without parsing the configuration's names again).
-  func generateWithValues(_ rng: inout SplitMix64) throws(ConfigurationError) -> (fuzzCase: FuzzCase, values: [Int]) {
+  /// starts the oracle from, without parsing the configuration's names again) and the model's
+  /// state started from them (nil: the model refuses them), which the execution starts from.
+  func generateWithValues(_ rng: inout SplitMix64) throws(ConfigurationError) -> (
+    fuzzCase: FuzzCase, values: [Int], started: ModelSimulator?
+  ) {
     let (values, srp) = try draw(&rng)
     let configuration = generator.dictionary(values)
     // The harness and the model are read in place: a local copy of either would retain each of
@@ -286,7 +289,7 @@ package struct Fuzzer: Sendable {
       let fresh = try? ModelSimulator(
         context: executor.harness.oracleContext, configurationValues: values, recordsTrace: false)
     else {
-      return (FuzzCase(configuration: configuration, calls: []), values)
+      return (FuzzCase(configuration: configuration, calls: []), values, nil)
     }
     var oracle = fresh
     let all = pairs
@@ -384,7 +387,7 @@ package struct Fuzzer: Sendable {
       }
       calls.append(call)
     }
-    return (FuzzCase(configuration: configuration, calls: calls), values)
+    return (FuzzCase(configuration: configuration, calls: calls), values, fresh)
   }
 
   // MARK: - Shrinking
@@ -509,12 +512,13 @@ package struct Fuzzer: Sendable {
       var rng = SplitMix64(seed: Self.caseSeed(seed, index))
       let fuzzCase: FuzzCase
       let values: [Int]
-      do { (fuzzCase, values) = try generateWithValues(&rng) } catch {
+      let startState: ModelSimulator?
+      do { (fuzzCase, values, startState) = try generateWithValues(&rng) } catch {
         summary.configurationProblem = error
         break
       }
       let started = DispatchTime.now()
-      let execution = await executor.execute(fuzzCase, values: values, recordsStates: false)
+      let execution = await executor.execute(fuzzCase, values: values, started: startState, recordsStates: false)
       let took = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
       if fuzzCase.usesSRP {
         summary.srpCases += 1

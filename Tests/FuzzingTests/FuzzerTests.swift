@@ -48,22 +48,22 @@ struct FuzzerTests {
   /// Runs `compare` on the first 300 cases of `seed`, drawn with their values, on a client that
   /// reports a wrong delivery medium; expects some of them to fail on `compare`'s executions.
   func onGeneratedCases(
-    seed: UInt64, _ compare: (CaseExecutor, FuzzCase, [Int]) async -> Execution
+    seed: UInt64, _ compare: (CaseExecutor, FuzzCase, [Int], ModelSimulator?) async -> Execution
   ) async throws {
     let executor = CaseExecutor(model: Self.model, hooks: DeliberateBug.wrongDeliveryMedium.hooks)
     let fuzzer = Fuzzer(executor: executor)
     var failed = 0
     for index in 0..<300 {
       var rng = SplitMix64(seed: Fuzzer.caseSeed(seed, index))
-      let (fuzzCase, values) = try fuzzer.generateWithValues(&rng)
-      if await compare(executor, fuzzCase, values).failed { failed += 1 }
+      let (fuzzCase, values, started) = try fuzzer.generateWithValues(&rng)
+      if await compare(executor, fuzzCase, values, started).failed { failed += 1 }
     }
     #expect(failed > 0, "the broken client fails some of the cases")
   }
 
   @Test("a case run without its states gives the same calls, transitions and verdict as with them")
   func withoutStates() async throws {
-    try await onGeneratedCases(seed: 6) { executor, fuzzCase, values in
+    try await onGeneratedCases(seed: 6) { executor, fuzzCase, values, _ in
       let without = await executor.execute(fuzzCase, values: values, recordsStates: false)
       let with = await executor.execute(fuzzCase, values: values)
       #expect(without.states.isEmpty)
@@ -77,7 +77,7 @@ struct FuzzerTests {
 
   @Test("a case started from its drawn values runs as the same case read by names does")
   func fromValues() async throws {
-    try await onGeneratedCases(seed: 4) { executor, fuzzCase, values in
+    try await onGeneratedCases(seed: 4) { executor, fuzzCase, values, _ in
       let byValues = await executor.execute(fuzzCase, values: values)
       let byNames = await executor.execute(fuzzCase)
       #expect(byValues.calls == byNames.calls)
@@ -85,6 +85,20 @@ struct FuzzerTests {
       #expect(byValues.states.map(\.valuation) == byNames.states.map(\.valuation))
       #expect(byValues.rootCause == byNames.rootCause && byValues.valid == byNames.valid)
       return byValues
+    }
+  }
+
+  @Test("a case run from the model's state the generator started runs as one started anew does")
+  func fromStartedState() async throws {
+    try await onGeneratedCases(seed: 6) { executor, fuzzCase, values, started in
+      #expect(started != nil, "every drawn configuration starts the model")
+      let fromStarted = await executor.execute(fuzzCase, values: values, started: started)
+      let anew = await executor.execute(fuzzCase, values: values)
+      #expect(fromStarted.calls == anew.calls)
+      #expect(fromStarted.transitions == anew.transitions && fromStarted.branches == anew.branches)
+      #expect(fromStarted.states.map(\.valuation) == anew.states.map(\.valuation))
+      #expect(fromStarted.rootCause == anew.rootCause && fromStarted.valid == anew.valid)
+      return fromStarted
     }
   }
 
