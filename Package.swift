@@ -155,7 +155,7 @@ let package = Package(
     .testTarget(name: "EvolutionTests", dependencies: ["Evolution", "SignInModel", "ModelTestSupport"]),
     .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "SignInModel"]),
     .testTarget(name: "DocsConformanceTests", dependencies: ["DocsConformance", "SignInModel", "ModelChecking"]),
-    .testTarget(name: "DiagramsTests", dependencies: ["Diagrams", "SignInModel", "ModelChecking"]),
+    .testTarget(name: "DiagramsTests", dependencies: ["Diagrams", "SignInModel", "ModelChecking", "ModelTestSupport"]),
     .testTarget(
       name: "HTMLReportingTests",
       dependencies: ["HTMLReporting", "Diagrams", "SignInModel", "ModelChecking", "Evolution", "ModelTestSupport"]),

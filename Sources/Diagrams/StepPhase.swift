@@ -26,6 +26,11 @@ public enum StepPhase: String, CaseIterable, Sendable {
   }
 
   /// The phase of every step of the model, indexed like `model.steps`.
+  ///
+  /// The abstract states are explored once, and their edges kept: whether a state can sign in
+  /// without verifying MFA is one backward search over them, and each step's branches are read
+  /// from its own range. Linear in the states and branches (a search per state, and every
+  /// branch scanned per state, made a 4,000-step chain take minutes).
   public static func phases(of system: TransitionSystem) -> [StepPhase] {
     let model = system.model
     let ff = model.builtins.firstFactorVerified
@@ -33,16 +38,12 @@ public enum StepPhase: String, CaseIterable, Sendable {
     // Abstract states: (step, first factor verified, MFA verified); guards are evaluated with
     // only these two bits known, so a guard that reads anything else stays possible.
     struct State: Hashable { let step: Int, ff: Int, mfa: Int }
-    func valuation(_ state: State) -> [Int] {
-      var v = [Int](repeating: unassigned, count: model.variables.count)
-      v[ff] = state.ff
-      v[mfa] = state.mfa
-      return v
-    }
+    var values = [Int](repeating: unassigned, count: model.variables.count)
     func successors(_ state: State) -> [(State, verifiesMFA: Bool)] {
       var result: [(State, Bool)] = []
-      let values = valuation(state)
-      for branch in system.branches where branch.step == state.step {
+      values[ff] = state.ff
+      values[mfa] = state.mfa
+      for branch in system.branches(from: state.step) {
         if branch.guardExpr.evaluatePartially(values) == 0 { continue }
         guard let target = branch.target else { continue }
         func next(_ variable: Int, _ current: Int) -> [Int] {
@@ -57,37 +58,53 @@ public enum StepPhase: String, CaseIterable, Sendable {
       }
       return result
     }
+    // Every state reachable from signIn, numbered, with its edges (target, verifies MFA).
     let start = State(step: 0, ff: model.variables[ff].initial, mfa: model.variables[mfa].initial)
-    var reached: Set<State> = [start]
-    var queue = [start]
-    while let state = queue.popLast() {
-      for (next, _) in successors(state) where reached.insert(next).inserted { queue.append(next) }
-    }
-    func verifies(_ step: Int, _ variable: Int) -> Bool {
-      system.branches.contains { branch in
-        branch.step == step && branch.effects[variable].map { $0 != .false } == true
-      }
-    }
-    /// Can the flow get from `state` to a signed-in step without verifying MFA on the way?
-    func signsInWithoutMFA(from state: State) -> Bool {
-      var seen: Set<State> = [state]
-      var queue = [state]
-      while let current = queue.popLast() {
-        if model.steps[current.step].isSignedIn { return true }
-        for (next, verifiesMFA) in successors(current) where !verifiesMFA && seen.insert(next).inserted {
-          queue.append(next)
+    var number: [State: Int] = [start: 0]
+    var states = [start]
+    var edges: [[(target: Int, verifiesMFA: Bool)]] = []
+    while edges.count < states.count {
+      var out: [(Int, Bool)] = []
+      for (next, verifiesMFA) in successors(states[edges.count]) {
+        let n: Int
+        if let known = number[next] {
+          n = known
+        } else {
+          n = states.count
+          number[next] = n
+          states.append(next)
         }
+        out.append((n, verifiesMFA))
       }
-      return false
+      edges.append(out)
+    }
+    // The states from which the flow can get to a signed-in step without verifying MFA on the
+    // way: the signed-in ones, then backwards along the edges that do not verify MFA.
+    var predecessors = [[Int]](repeating: [], count: states.count)
+    for (from, out) in edges.enumerated() {
+      for edge in out where !edge.verifiesMFA { predecessors[edge.target].append(from) }
+    }
+    var signsInWithoutMFA = states.map { model.steps[$0.step].isSignedIn }
+    var queue = states.indices.filter { signsInWithoutMFA[$0] }
+    while let current = queue.popLast() {
+      for from in predecessors[current] where !signsInWithoutMFA[from] {
+        signsInWithoutMFA[from] = true
+        queue.append(from)
+      }
+    }
+    var statesAt = [[Int]](repeating: [], count: model.steps.count)
+    for (n, state) in states.enumerated() { statesAt[state.step].append(n) }
+    func verifies(_ step: Int, _ variable: Int) -> Bool {
+      system.branches(from: step).contains { branch in branch.effects[variable].map { $0 != .false } == true }
     }
     return model.steps.indices.map { s -> StepPhase in
       let step = model.steps[s]
       if step.kind == .entry { return .entry }
       if step.isTerminal { return .terminal }
-      if verifies(s, ff) || reached.contains(where: { $0.step == s && $0.ff == 0 }) { return .firstFactor }
+      if verifies(s, ff) || statesAt[s].contains(where: { states[$0].ff == 0 }) { return .firstFactor }
       if verifies(s, mfa) { return .mfa }
-      let after = reached.filter { $0.step == s && $0.mfa == 0 }
-      if !after.isEmpty && after.allSatisfy({ !signsInWithoutMFA(from: $0) }) { return .mfa }
+      let after = statesAt[s].filter { states[$0].mfa == 0 }
+      if !after.isEmpty && after.allSatisfy({ !signsInWithoutMFA[$0] }) { return .mfa }
       return .setup
     }
   }

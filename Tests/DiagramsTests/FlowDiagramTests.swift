@@ -1,5 +1,6 @@
 import Foundation
 import ModelChecking
+import ModelTestSupport
 import SignInModel
 import Testing
 
@@ -87,6 +88,19 @@ struct FlowDiagramTests {
     #expect(phase("confirmSignInWithNewPassword") == .setup)
     #expect(phase("done") == .terminal)
     #expect(phase("confirmSignUp") == .terminal)
+  }
+
+  @Test("Phases of a 3,000-step chain: each code step is MFA (the last verifies it), found in one pass")
+  func phasesOfALongChain() throws {
+    // Each abstract state was searched again per step and every branch scanned per state: a
+    // 4,000-step chain took minutes to draw.
+    let model = try StepChain.model(length: 3_000)
+    let phases = StepPhase.phases(of: TransitionSystem(model: model))
+    #expect(phases.count == model.steps.count)
+    for (s, step) in model.steps.enumerated() {
+      let expected: StepPhase = step.kind == .entry ? .entry : step.isTerminal ? .terminal : .mfa
+      #expect(phases[s] == expected, "\(step.id)")
+    }
   }
 
   @Test("--set leaves out transitions whose guard is false, and steps no longer reachable")
