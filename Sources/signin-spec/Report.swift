@@ -63,6 +63,10 @@ struct Report: ParsableCommand {
   @Option(help: "Worker threads for the explicit search (1 to 256; default: the number of cores).")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
+  @OptionGroup var explicitLimits: ExplicitLimitOptions
+
+  @OptionGroup var pendingMemory: PendingMemoryOption
+
   func validate() throws {
     try OptionChecks.range(jobs, 1...OptionChecks.maxJobs, "--jobs")
     try OptionChecks.output(html, "--html")
@@ -106,9 +110,15 @@ struct Report: ParsableCommand {
     var disagreement = false
     for model in models {
       var checker = ExplicitChecker(model: model, jobs: jobs)
+      checker.limits = explicitLimits.limits(pendingBytes: pendingMemory.bytes)
       checker.progress = SearchProgress.terminalLine(model.name)
       let report = checker.check(invariants: selection[ObjectIdentifier(model)] ?? [])
       SearchProgress.finish(checker.progress)
+      if let reason = report.incomplete {
+        printError(
+          "\(model.file): UNKNOWN: the explicit search stopped: \(reason); the page's verdicts are partial "
+            + "(raise the limit to finish)")
+      }
       reports.append(report)
       if engines == .both {
         let proof = Verify.checker(

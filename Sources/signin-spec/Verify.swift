@@ -88,14 +88,7 @@ struct Verify: ParsableCommand {
       valueName: "dir"))
   var save: String?
 
-  @Option(help: "Stop the explicit search after this many states (verdict UNKNOWN, exit 4).")
-  var maxStates: Int = 100_000_000
-
-  @Option(help: "Stop the explicit search after this many configuration classes (UNKNOWN, exit 4).")
-  var maxConfigurations: Int = 10_000_000
-
-  @Option(help: "Stop the explicit search at a state this many calls deep (UNKNOWN, exit 4).")
-  var maxDepth: Int = 10_000
+  @OptionGroup var explicitLimits: ExplicitLimitOptions
 
   @OptionGroup var pendingMemory: PendingMemoryOption
 
@@ -103,9 +96,6 @@ struct Verify: ParsableCommand {
     try OptionChecks.range(jobs, 1...OptionChecks.maxJobs, "--jobs")
     try OptionChecks.range(timeout, 1...OptionChecks.maxSeconds, "--timeout", unit: " seconds")
     try OptionChecks.range(z3Budget, 0...OptionChecks.maxSeconds, "--z3-budget", unit: " seconds")
-    try OptionChecks.range(maxStates, 1...Int.max, "--max-states")
-    try OptionChecks.range(maxConfigurations, 1...Int.max, "--max-configurations")
-    try OptionChecks.range(maxDepth, 1...Int.max, "--max-depth")
     try OptionChecks.output(junit, "--junit")
     try OptionChecks.output(sarif, "--sarif")
     try OptionChecks.output(html, "--html")
@@ -214,9 +204,7 @@ struct Verify: ParsableCommand {
           ModelLoader.copyForThread(model).map(TransitionSystem.init)
         }
       }
-      checker.limits = ExplicitLimits(
-        maxStates: maxStates, maxConfigurationClasses: maxConfigurations, maxDepth: maxDepth,
-        maxPendingBytes: pendingMemory.bytes)
+      checker.limits = explicitLimits.limits(pendingBytes: pendingMemory.bytes)
       checker.progress = SearchProgress.terminalLine(model.name)
       let report = engines == .z3 ? nil : checker.check(invariants: invariants)
       SearchProgress.finish(checker.progress)

@@ -36,6 +36,29 @@ struct ReportCommandTests {
     #expect(!html.contains("data-verdict=\"violated\""))
   }
 
+  @Test("the explicit search stops at verify's limits: the page and standard error say UNKNOWN, naming it")
+  func searchLimits() throws {
+    // Without the limits a model of 100 flags each read by a guard (2^100 classes) kept report
+    // running past two minutes where verify stopped at --max-states.
+    let page = Self.output()
+    defer { try? FileManager.default.removeItem(atPath: page) }
+    let run = try CommandLineTests.run([
+      "report", "--html", page, "models/2023-swift.yaml", "--engines", "explicit", "--max-states", "50",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stderr.contains("UNKNOWN: the explicit search stopped"), "\(run.stderr)")
+    #expect(run.stderr.contains("--max-states"), "\(run.stderr)")
+    let html = try String(contentsOfFile: page, encoding: .utf8)
+    #expect(html.contains("UNKNOWN: the explicit search stopped"))
+    for limit in ["--max-configurations", "--max-depth"] {
+      let stopped = try CommandLineTests.run([
+        "report", "--html", page, "models/2023-swift.yaml", "--engines", "explicit", limit, "1",
+      ])
+      #expect(stopped.status == 0, "\(stopped.stderr)")
+      #expect(stopped.stderr.contains(limit), "\(limit): \(stopped.stderr)")
+    }
+  }
+
   @Test(
     "bad usage exits 64 naming the option",
     arguments: [
@@ -44,6 +67,9 @@ struct ReportCommandTests {
       (["report", "--html", "OUT", "--diff", "models/2023-swift.yaml"], "exactly one MODEL"),
       (["report", "--html", "OUT", "--fuzz", "models/2023-swift.yaml", "models/2023-swift.yaml"], "--fuzz"),
       (["verify", "--engines", "z3", "--html", "OUT"], "--html needs the explicit engine"),
+      (["report", "--html", "OUT", "--max-states", "0", "models/2023-swift.yaml"], "--max-states"),
+      (["report", "--html", "OUT", "--max-depth", "-1", "models/2023-swift.yaml"], "--max-depth"),
+      (["report", "--html", "OUT", "--max-pending-memory", "0", "models/2023-swift.yaml"], "--max-pending-memory"),
     ])
   func badUsage(arguments: [String], expected: String) throws {
     let page = Self.output()
