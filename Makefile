@@ -276,7 +276,7 @@ DELIBERATE_BUGS = wrongStepMapping sessionNotRefreshed retryRefusedAfterWrongCod
 CORPUS_RUNS ?= 2000
 ## Generated models (scripts/big-model.py) of 1,000 and 10,000 configuration variables,
 ## unreachable steps, chained steps and chained routes: verify's wall time, memory and exit
-## (goal: an answer, or UNKNOWN naming the limit, within 60 s; never a signal).
+## (goal: an answer, or UNKNOWN naming the limit, within 60 s; never a signal), and graph's.
 bench-scale: build
 	@mkdir -p .build/big
 	@for n in 1000 10000; do for k in variables unreachable chain routes; do \
@@ -288,6 +288,10 @@ bench-scale: build
 	@for n in 50 200; do python3 scripts/big-model.py chain $$n > .build/big/chain-$$n.yaml || exit 1; \
 	  /usr/bin/time -f "verify chain x $$n: %e s wall (goal: under 60 s, every property decided), exit %x" \
 	    $(BIN) verify .build/big/chain-$$n.yaml 2>&1 >/dev/null | tail -1; \
+	done
+	@for k in variables unreachable chain routes; do \
+	  /usr/bin/time -f "graph $$k x 10000: %e s wall (goal: under 60 s), %M KiB max RSS, exit %x" \
+	    $(BIN) graph .build/big/$$k-10000.yaml 2>&1 >/dev/null | tail -1; \
 	done
 
 ## docs/guide/commands.md, written anew from every subcommand's --help (a test fails when stale).
