@@ -57,6 +57,26 @@ struct SearchLimitCommandTests {
       ["verify", "--engines", "explicit", "--max-states", "100"] + Self.invariants + [path])
     #expect(run.status == 4, "\(run.stdout)\(run.stderr)")
     #expect(run.stderr.contains("UNKNOWN: the explicit search stopped: --max-states 100 reached"))
+    // What it did not find violated is no verdict: UNKNOWN on each line and in the summary.
+    #expect(!run.stdout.contains("  holds "), "\(run.stdout)")
+    #expect(run.stdout.contains("  UNKNOWN   terminates"), "\(run.stdout)")
+    #expect(run.stdout.contains("5 checks: 0 hold, 5 unknown (the explicit search stopped)"), "\(run.stdout)")
+  }
+
+  @Test("a stopped search does not disagree with Z3: Z3's vacuous verdicts stand beside UNKNOWN, no DISAGREE")
+  func stoppedBesideZ3() throws {
+    let path = try CommandLineTests.temporaryModel(Self.chain(verifies: "firstFactor"))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    // The model has no selection step and no define trigger: Z3 says offersAreUsable and
+    // failAuthenticationRestarts are vacuous, which the stopped search cannot say.
+    let run = try CommandLineTests.run([
+      "verify", "--max-states", "100", "--invariant", "offersAreUsable", "--invariant", "failAuthenticationRestarts",
+      path,
+    ])
+    #expect(run.status == 4, "\(run.stdout)\(run.stderr)")
+    #expect(!run.stdout.contains("DISAGREE"), "\(run.stdout)")
+    #expect(!run.stderr.contains("disagree"), "\(run.stderr)")
+    #expect(run.stdout.contains("[Z3: vacuous]"), "\(run.stdout)")
   }
 
   @Test("a violation found before the limit stopped the search exits 1")
