@@ -509,7 +509,8 @@ package struct Harness: Sendable {
   ) -> ModelSimulator? {
     if let values {
       guard covers(valueOf: { values[$0] }) else { return nil }
-      if var started, started.step == 0, model.configurationIndices.allSatisfy({ started.valuation[$0] == values[$0] })
+      if var started, started.step == 0,
+        model.configurationIndices.allSatisfy({ $0 < values.count && started.valuation[$0] == values[$0] })
       {
         started.recordsTrace = recordsTrace
         return started
