@@ -175,14 +175,18 @@ public struct HTMLReport {
       "<thead><tr><th scope=\"col\">property</th><th scope=\"col\">explicit search</th>"
         + "<th scope=\"col\">Z3</th><th scope=\"col\">what it says</th></tr></thead>")
     html.add("<tbody>")
+    // A search stopped at a limit found no violation in what it explored: no verdict (as the text report says).
+    let stopped = result.report.incomplete != nil
     for (k, check) in result.report.results.enumerated() {
-      let (word, kind) = Self.word(check.verdict)
+      let unknown = stopped && check.verdict == .holds
+      let (word, kind) = unknown ? ("UNKNOWN (the search stopped)", "unknown") : Self.word(check.verdict)
       let z3 = result.proof?.results.first { $0.invariant == check.invariant }.map { Self.word($0.verdict) } ?? "-"
       let name = HTMLText.escape(check.invariant.rawValue)
       let cell = check.verdict == .holds ? "<code>\(name)</code>" : "<a href=\"#\(id)-p\(k)\"><code>\(name)</code></a>"
+      let style = unknown ? "v-warn" : check.verdict.passed ? "v-pass" : "v-fail"
       html.add(
         "<tr class=\"verdict\" data-property=\"\(name)\" data-verdict=\"\(kind)\"><th scope=\"row\">\(cell)</th>"
-          + "<td class=\"\(check.verdict.passed ? "v-pass" : "v-fail")\">\(word)</td><td>\(HTMLText.escape(z3))</td>"
+          + "<td class=\"\(style)\">\(word)</td><td>\(HTMLText.escape(z3))</td>"
           + "<td>\(HTMLText.escape(check.invariant.meaning(in: model)))</td></tr>")
     }
     html.add("</tbody>")

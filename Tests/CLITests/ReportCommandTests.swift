@@ -50,6 +50,10 @@ struct ReportCommandTests {
     #expect(run.stderr.contains("--max-states"), "\(run.stderr)")
     let html = try String(contentsOfFile: page, encoding: .utf8)
     #expect(html.contains("UNKNOWN: the explicit search stopped"))
+    // No property holds on a stopped search: its table says unknown, as the text report does.
+    #expect(!html.contains("data-verdict=\"holds\""))
+    #expect(html.contains("data-property=\"terminates\" data-verdict=\"unknown\""))
+    #expect(run.stdout.contains("unknown (the explicit search stopped)"), "\(run.stdout)")
     for limit in ["--max-configurations", "--max-depth"] {
       let stopped = try CommandLineTests.run([
         "report", "--html", page, "models/2023-swift.yaml", "--engines", "explicit", limit, "1",
