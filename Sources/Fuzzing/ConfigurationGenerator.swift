@@ -18,10 +18,9 @@ package struct ConfigurationGenerator: Sendable {
   let harness: Harness
   /// The configuration variables' indices, in the model's order (the search's order).
   let order: [Int]
-  /// Each position's values, narrowed by single-variable constraints and the coverage.
-  var domains: [[Int]] { didSet { flat = FlatDomains(domains) } }
-  /// `domains` in one array, read by the draws (no inner array is retained per value drawn).
-  private(set) var flat: FlatDomains
+  /// Each position's values, narrowed by single-variable constraints and the coverage, in one
+  /// array (no inner array is retained per value drawn).
+  var domains: FlatDomains
   /// The model's constraints, compiled for three-valued evaluation (`partials`, the search)
   /// and for evaluation over a full valuation (`codes`, rejection sampling).
   let partials: [PartialExpr]
@@ -101,29 +100,33 @@ package struct ConfigurationGenerator: Sendable {
         return exprs[c].evaluatePartially(scratch) != 0
       }
     }
-    let projected = Self.coverageProjection(harness, kind, coverage.map { order[$0] }, narrowed, position)
-    domains = projected
-    flat = FlatDomains(projected)
+    domains = FlatDomains(Self.coverageProjection(harness, kind, coverage.map { order[$0] }, narrowed, position))
     // The rejection test stops at the first false constraint: those false most often on the
     // values it draws come first (the same verdict in any order; the order is fixed per model).
-    acceptOrder = Self.rejectionOrder(codes, flat, order, variableCount)
+    acceptOrder = Array(codes.indices)  // the model's order until the draws below rank them
+    acceptOrder = rejectionOrder()
   }
 
   /// The constraints in the order `accepts` tests them.
-  let acceptOrder: [Int]
+  private(set) var acceptOrder: [Int]
 
   /// Constraint indices by how often each is false on 256 draws of one value per variable
   /// (a fixed seed), most often first; ties in the model's order.
-  static func rejectionOrder(_ codes: [CompiledExpr], _ flat: FlatDomains, _ order: [Int], _ count: Int) -> [Int] {
-    guard codes.count > 1, flat.count.allSatisfy({ $0 > 0 }) else { return Array(codes.indices) }
+  func rejectionOrder() -> [Int] {
+    guard codes.count > 1, domains.count.allSatisfy({ $0 > 0 }) else { return Array(codes.indices) }
     var rng = SplitMix64(seed: 0x5EED)
-    var values = [Int](repeating: unassigned, count: count)
+    var values = [Int](repeating: unassigned, count: variableCount)
     var falseCount = [Int](repeating: 0, count: codes.count)
     for _ in 0..<256 {
-      for (p, i) in order.enumerated() { values[i] = flat.value(p, Int(rng.next() % UInt64(flat.count[p]))) }
+      drawEach(&values, &rng)
       for (c, code) in codes.enumerated() where (try? code.holds(values)) != true { falseCount[c] += 1 }
     }
     return codes.indices.sorted { (falseCount[$0], -$0) > (falseCount[$1], -$1) }
+  }
+
+  /// One value per configuration variable, uniform over its domain (which must not be empty).
+  func drawEach(_ values: inout [Int], _ rng: inout SplitMix64) {
+    for (p, i) in order.enumerated() { values[i] = domains.value(p, Int(rng.next() % UInt64(domains.count[p]))) }
   }
 
   /// `domains` with the values of the coverage's variables that no covered combination has
@@ -156,28 +159,14 @@ package struct ConfigurationGenerator: Sendable {
   /// `unassigned`).
   package func draw(_ rng: inout SplitMix64) throws(ConfigurationError) -> [Int] {
     var values = [Int](repeating: unassigned, count: variableCount)
-    guard flat.count.allSatisfy({ $0 > 0 }) else { throw try failure() }
-    let accepted = flat.values.withUnsafeBufferPointer { domain in
-      flat.start.withUnsafeBufferPointer { start in
-        flat.count.withUnsafeBufferPointer { count in
-          order.withUnsafeBufferPointer { order in
-            values.withUnsafeMutableBufferPointer { v in
-              for _ in 0..<rejectionTries {
-                for p in 0..<order.count {
-                  v[order[p]] = domain[start[p] + Int(rng.next() % UInt64(count[p]))]
-                }
-                if !biases.isEmpty, rng.next() % 2 == 0 {
-                  for (p, value) in biases[Int(rng.next() % UInt64(biases.count))] { v[order[p]] = value }
-                }
-                if accepts(UnsafeBufferPointer(v)) { return true }
-              }
-              return false
-            }
-          }
-        }
+    guard domains.count.allSatisfy({ $0 > 0 }) else { throw try failure() }
+    for _ in 0..<rejectionTries {
+      drawEach(&values, &rng)
+      if !biases.isEmpty, rng.next() % 2 == 0 {
+        for (p, v) in biases[Int(rng.next() % UInt64(biases.count))] { values[order[p]] = v }
       }
+      if accepts(values) { return values }
     }
-    if accepted { return values }
     var forced = [Int](repeating: unassigned, count: order.count)
     if !biases.isEmpty, rng.next() % 2 == 0 {
       for (p, v) in biases[Int(rng.next() % UInt64(biases.count))] { forced[p] = v }
@@ -221,7 +210,7 @@ package struct ConfigurationGenerator: Sendable {
   func failure() throws(ConfigurationError) -> ConfigurationError {
     let model = harness.model
     var unconstrained = self
-    unconstrained.domains = order.map { model.variables[$0].domain.values }
+    unconstrained.domains = FlatDomains(order.map { model.variables[$0].domain.values })
     unconstrained.checksCoverage = false
     var rng = SplitMix64(seed: 0)
     if try unconstrained.search([Int](repeating: unassigned, count: order.count), &rng) == nil {
@@ -232,25 +221,10 @@ package struct ConfigurationGenerator: Sendable {
     return .notCovered
   }
 
-  /// Every constraint holds and the harness covers the configuration.
+  /// Every constraint holds (tested in `acceptOrder`) and the harness covers the configuration.
   func accepts(_ values: [Int]) -> Bool {
-    values.withUnsafeBufferPointer { accepts($0) }
-  }
-
-  /// `accepts` over a valuation in place: the constraints in `acceptOrder`, each run on one
-  /// stack (none reads an unassigned variable here: every configuration variable is drawn).
-  func accepts(_ values: UnsafeBufferPointer<Int>) -> Bool {
     for c in acceptOrder {
-      let code = codes[c]
-      let holds = code.instructions.withUnsafeBufferPointer { instructions in
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: code.stackDepth) { stack in
-          var missing = -1
-          let value = CompiledExpr.run(
-            code: instructions, valuation: values, stack: stack.baseAddress!, missing: &missing)
-          return missing < 0 && value != 0
-        }
-      }
-      if !holds { return false }
+      guard let holds = try? codes[c].holds(values), holds else { return false }
     }
     return harness.covers(valueOf: { values[$0] }, kind: kind)
   }
@@ -262,12 +236,9 @@ package struct ConfigurationGenerator: Sendable {
   /// a value for it (forward checking); the coverage once its variables are assigned.
   func search(_ forced: [Int], _ rng: inout SplitMix64) throws(ConfigurationError) -> [Int]? {
     // A forced value the narrowed domains exclude has no valid configuration.
-    for (p, v) in forced.enumerated() where v != unassigned && !domains[p].contains(v) { return nil }
-    // The valuation lives in one buffer for the whole search: each constraint reads it in place.
-    let values = UnsafeMutableBufferPointer<Int>.allocate(capacity: variableCount)
-    defer { values.deallocate() }
-    values.initialize(repeating: unassigned)
-    for c in constant where partials[c].evaluate(UnsafeBufferPointer(values)) == 0 { return nil }
+    for (p, v) in forced.enumerated() where v != unassigned && !domains.contains(p, v) { return nil }
+    var values = [Int](repeating: unassigned, count: variableCount)
+    for c in constant where partials[c].evaluate(values) == 0 { return nil }
     let n = order.count
     let sequence = order.indices.filter { forced[$0] != unassigned } + order.indices.filter { forced[$0] == unassigned }
     var depthOf = [Int](repeating: 0, count: n)
@@ -279,10 +250,10 @@ package struct ConfigurationGenerator: Sendable {
     var d = 0
     var assignments = 0
     while d >= 0 {
-      if d == n { return Array(values) }
+      if d == n { return values }
       let p = sequence[d]
       let i = order[p]
-      let count = forced[p] == unassigned ? flat.count[p] : 1
+      let count = forced[p] == unassigned ? domains.count[p] : 1
       if tried[d] == 0, count > 1 { start[d] = Int(rng.next() % UInt64(count)) }
       guard tried[d] < count else {
         values[i] = unassigned
@@ -290,11 +261,11 @@ package struct ConfigurationGenerator: Sendable {
         d -= 1
         continue
       }
-      values[i] = forced[p] == unassigned ? flat.value(p, (start[d] + tried[d]) % count) : forced[p]
+      values[i] = forced[p] == unassigned ? domains.value(p, (start[d] + tried[d]) % count) : forced[p]
       tried[d] += 1
       assignments += 1
       if assignments > searchBudget { throw .searchLimit(searchBudget) }
-      guard consistent(p, forced, values) else { continue }
+      guard consistent(p, forced, &values) else { continue }
       if d == coverageAt, !harness.covers(valueOf: { values[$0] }, kind: kind) { continue }
       d += 1
     }
@@ -303,11 +274,9 @@ package struct ConfigurationGenerator: Sendable {
 
   /// No constraint reading position `p`'s variable is false, and each one with a single
   /// unassigned variable left has a value for it that does not make it false.
-  func consistent(_ p: Int, _ forced: [Int], _ values: UnsafeMutableBufferPointer<Int>) -> Bool {
-    let read = UnsafeBufferPointer(values)
+  func consistent(_ p: Int, _ forced: [Int], _ values: inout [Int]) -> Bool {
     for c in checks[p] {
-      let partial = partials[c]
-      guard let value = partial.evaluate(read) else {
+      guard let value = partials[c].evaluate(values) else {
         var open = -1
         for q in reads[c] where values[order[q]] == unassigned {
           if open >= 0 { open = -2 }
@@ -315,16 +284,12 @@ package struct ConfigurationGenerator: Sendable {
         }
         guard open >= 0 else { continue }
         let u = order[open]
+        let candidates = forced[open] == unassigned ? domains.values(open) : [forced[open]][...]
         var supported = false
-        if forced[open] == unassigned {
-          for k in 0..<flat.count[open] {
-            values[u] = flat.value(open, k)
-            supported = partial.evaluate(read) != 0
-            if supported { break }
-          }
-        } else {
-          values[u] = forced[open]
-          supported = partial.evaluate(read) != 0
+        for v in candidates {
+          values[u] = v
+          supported = partials[c].evaluate(values) != 0
+          if supported { break }
         }
         values[u] = unassigned
         if !supported { return false }
@@ -356,4 +321,10 @@ struct FlatDomains: Sendable {
 
   /// The k-th value of list p.
   @inline(__always) func value(_ p: Int, _ k: Int) -> Int { values[start[p] + k] }
+
+  /// List p.
+  func values(_ p: Int) -> ArraySlice<Int> { values[start[p]..<start[p] + count[p]] }
+
+  /// Whether list p holds `v`.
+  func contains(_ p: Int, _ v: Int) -> Bool { values(p).contains(v) }
 }
