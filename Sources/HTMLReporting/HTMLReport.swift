@@ -175,10 +175,8 @@ public struct HTMLReport {
       "<thead><tr><th scope=\"col\">property</th><th scope=\"col\">explicit search</th>"
         + "<th scope=\"col\">Z3</th><th scope=\"col\">what it says</th></tr></thead>")
     html.add("<tbody>")
-    // A search stopped at a limit found no violation in what it explored: no verdict (as the text report says).
-    let stopped = result.report.incomplete != nil
     for (k, check) in result.report.results.enumerated() {
-      let unknown = stopped && check.verdict == .holds
+      let unknown = result.report.undecided(check.verdict)
       let (word, kind) = unknown ? ("UNKNOWN (the search stopped)", "unknown") : Self.word(check.verdict)
       let z3 = result.proof?.results.first { $0.invariant == check.invariant }.map { Self.word($0.verdict) } ?? "-"
       let name = HTMLText.escape(check.invariant.rawValue)

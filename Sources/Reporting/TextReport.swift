@@ -40,6 +40,12 @@ public enum EngineAgreement {
   }
 }
 
+extension CheckReport {
+  /// Whether `verdict` is no verdict: "holds" from a search stopped at a limit, which found no
+  /// violation in what it explored (printed UNKNOWN, counted unknown, never a disagreement).
+  public func undecided(_ verdict: Verdict) -> Bool { incomplete != nil && verdict == .holds }
+}
+
 /// The human-readable report `signin-spec verify` prints.
 public enum TextReport {
   /// What the explicit search explored: "explicit search: N configuration classes covering …",
@@ -69,12 +75,9 @@ public enum TextReport {
           + "\(proof.results.count) check\(proof.results.count == 1 ? "" : "s") in \(String(format: "%.2f", proof.seconds)) s"
       )
     }
-    // A search stopped at a limit found no violation in what it explored: that is no verdict,
-    // so it neither holds nor disagrees with Z3.
-    let stopped = report.incomplete != nil
     for result in report.results {
       let name = result.invariant.rawValue.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
-      if !stopped, let p = proof?.results.first(where: { $0.invariant == result.invariant }),
+      if !report.undecided(result.verdict), let p = proof?.results.first(where: { $0.invariant == result.invariant }),
         EngineAgreement.disagree(result.verdict, p.verdict)
       {
         lines.append(
@@ -86,7 +89,7 @@ public enum TextReport {
           "  [\(EngineAgreement.summary($0.verdict))]"
         } ?? ""
       switch result.verdict {
-      case .holds where stopped:
+      case .holds where report.undecided(result.verdict):
         lines.append("  UNKNOWN   \(name)\(result.invariant.meaning(in: model))\(z3)")
         lines.append("            the explicit search stopped before it finished; no violation in what it explored")
       case .holds:
@@ -137,9 +140,7 @@ public enum TextReport {
     let vacuous = results.filter { if case .vacuous = $0.verdict { return true } else { return false } }.count
     let notChecked = results.filter { if case .notChecked = $0.verdict { return true } else { return false } }
     let acknowledged = notChecked.filter(\.verdict.passed).count
-    // "holds" from a search stopped at a limit is no verdict (`render` prints it UNKNOWN).
-    let unknown = reports.filter { $0.incomplete != nil }.flatMap(\.results)
-      .filter { if case .holds = $0.verdict { return true } else { return false } }.count
+    let unknown = reports.reduce(0) { n, report in n + report.results.filter { report.undecided($0.verdict) }.count }
     let holds = results.count - violated - vacuous - notChecked.count - unknown
     var text = "\(reports.count) model\(reports.count == 1 ? "" : "s"), \(results.count) checks: \(holds) hold"
     if unknown > 0 { text += ", \(unknown) unknown (the explicit search stopped)" }
