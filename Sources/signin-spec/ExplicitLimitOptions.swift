@@ -20,6 +20,12 @@ struct ExplicitLimitOptions: ParsableArguments {
     try OptionChecks.range(maxDepth, 1...Int.max, "--max-depth")
   }
 
+  /// What `verify` and `report` print on standard error when the search of `file` stopped
+  /// (`reason`: `CheckReport.incomplete`); `verdicts` says where the partial verdicts are.
+  static func stoppedWarning(_ file: String, _ reason: String, verdicts: String) -> String {
+    "\(file): UNKNOWN: the explicit search stopped: \(reason); \(verdicts) are partial (raise the limit to finish)"
+  }
+
   /// The limits, with `pendingBytes` for the classes waiting to be explored (`--max-pending-memory`).
   func limits(pendingBytes: Int) -> ExplicitLimits {
     ExplicitLimits(

@@ -115,9 +115,7 @@ struct Report: ParsableCommand {
       let report = checker.check(invariants: selection[ObjectIdentifier(model)] ?? [])
       SearchProgress.finish(checker.progress)
       if let reason = report.incomplete {
-        printError(
-          "\(model.file): UNKNOWN: the explicit search stopped: \(reason); the page's verdicts are partial "
-            + "(raise the limit to finish)")
+        printError(ExplicitLimitOptions.stoppedWarning(model.file, reason, verdicts: "the page's verdicts"))
       }
       reports.append(report)
       if engines == .both {

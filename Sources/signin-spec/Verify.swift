@@ -210,9 +210,7 @@ struct Verify: ParsableCommand {
       SearchProgress.finish(checker.progress)
       if let reason = report?.incomplete {
         inconclusive = true
-        printError(
-          "\(model.file): UNKNOWN: the explicit search stopped: \(reason); the verdicts below are partial "
-            + "(raise the limit to finish)")
+        printError(ExplicitLimitOptions.stoppedWarning(model.file, reason, verdicts: "the verdicts below"))
       }
       let proof = proofsAhead[m]?.wait()
       if let proof, proof.results.contains(where: { if case .unknown = $0.verdict { true } else { false } }) {
